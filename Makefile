@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make            build build/tdtrace
+#   make run        install missing packages, build, run tdtrace for 5 s (README)
+#   make check      install missing packages, build, run every test (README, .ci/run)
+#   make test       build and run every test (packages already there)
+#   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
+
+OUTPUT ?= build
+CLANG ?= clang
+BPFTOOL ?= bpftool
+ARCH := x86
+
+# Evaluated when used, so that `make check` can install pkg-config first.
+LIBBPF_CFLAGS = $(shell pkg-config --cflags libbpf)
+LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
+
+CFLAGS ?= -g -O2
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
+override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude
+
+MAIN_SRC := user/tdtrace.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(wildcard user/*.c))
+LIB_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(LIB_SRCS))
+SKEL := $(OUTPUT)/tdtrace.skel.h
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
+INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
+TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
+
+.PHONY: all run check test unit integration vmlinux deps clean
+.DELETE_ON_ERROR:
+
+all: $(OUTPUT)/tdtrace
+
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests:
+	mkdir -p $@
+
+# BPF object, then its skeleton (the loader embeds the object).
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	llvm-strip -g $@  # drop DWARF, keep BTF
+
+$(SKEL): $(OUTPUT)/tdtrace.bpf.o
+	$(BPFTOOL) gen skeleton $< name tdtrace > $@
+
+$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) include/tdtrace.h $(SKEL) | $(OUTPUT)/user
+	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
+# Unit tests link every user/ object but main; integration tests drive build/tdtrace.
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -lcmocka -ljansson -o $@
+
+$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+
+$(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -lpthread -o $@
+
+unit: $(UNIT_TESTS)
+	tests/run.sh $(UNIT_TESTS)
+
+integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(TEST_HELPERS)
+	tests/run.sh $(INTEG_TESTS)
+
+test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
+	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS)
+
+deps:
+	scripts/install-deps.sh
+
+# The README's two commands.
+run: deps
+	$(MAKE) all
+	scripts/demo.sh $(OUTPUT)/tdtrace
+
+check: deps
+	$(MAKE) test
+
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(ARCH)/vmlinux.h
+
+clean:
+	rm -rf $(OUTPUT)

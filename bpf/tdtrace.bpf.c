@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF attribute: at every sched_switch, read this CPU's counters, take the
+ * delta since the previous switch on this CPU, and charge it to the task
+ * that is switching out and to its cgroup v2.
+ *
+ * sched_switch fires before the switch, so the outgoing task is still
+ * `current` and bpf_get_current_cgroup_id() names its cgroup.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "tdtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Knobs set by the loader before load; the verifier prunes what they turn off. */
+const volatile int nr_counters = 1;
+const volatile bool per_thread = false;
+
+/* One perf event array per counter role, indexed by CPU (see enum td_counter). */
+#define COUNTER_ARRAY(name)                                                                        \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);                                       \
+		__uint(key_size, sizeof(u32));                                                     \
+		__uint(value_size, sizeof(u32));                                                   \
+	} name SEC(".maps")
+
+COUNTER_ARRAY(td_counter_0);
+COUNTER_ARRAY(td_counter_1);
+COUNTER_ARRAY(td_counter_2);
+COUNTER_ARRAY(td_counter_3);
+COUNTER_ARRAY(td_counter_4);
+COUNTER_ARRAY(td_counter_5);
+COUNTER_ARRAY(td_counter_6);
+COUNTER_ARRAY(td_counter_7);
+COUNTER_ARRAY(td_counter_8);
+
+/* Last values read on this CPU: the baseline of the next delta. */
+struct cpu_state {
+	u64 last[TD_MAX_COUNTERS];
+	u64 last_enabled;
+	u64 last_running;
+	u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
+	u64 primed;		  /* the first read on a CPU only sets the baseline */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct cpu_state);
+} td_cpu_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct td_cpu_totals);
+} td_totals SEC(".maps");
+
+/* max_entries is set by the loader (--max-tasks, --max-cgroups). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, struct td_task_key);
+	__type(value, struct td_task_val);
+} td_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u64);
+	__type(value, struct td_counts);
+} td_cgroups SEC(".maps");
+
+static __always_inline int read_counter(void *array, int role, struct cpu_state *st,
+					struct bpf_perf_event_value *v)
+{
+	if (role >= nr_counters)
+		return 0;
+	if (bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, v, sizeof(*v)))
+		return -1;
+	st->cur[role] = v->counter;
+	return 0;
+}
+
+/*
+ * Read every counter in use on this CPU into st->cur. The leader's
+ * enabled/running times stand for the whole group, which is scheduled as one.
+ */
+static __always_inline int read_counters(struct cpu_state *st, u64 *enabled, u64 *running)
+{
+	struct bpf_perf_event_value v;
+
+	if (read_counter(&td_counter_0, 0, st, &v))
+		return -1;
+	*enabled = v.enabled;
+	*running = v.running;
+	if (read_counter(&td_counter_1, 1, st, &v) || read_counter(&td_counter_2, 2, st, &v) ||
+	    read_counter(&td_counter_3, 3, st, &v) || read_counter(&td_counter_4, 4, st, &v) ||
+	    read_counter(&td_counter_5, 5, st, &v) || read_counter(&td_counter_6, 6, st, &v) ||
+	    read_counter(&td_counter_7, 7, st, &v) || read_counter(&td_counter_8, 8, st, &v))
+		return -1;
+	return 0;
+}
+
+/* dst += d on this CPU only (per-CPU maps need no atomics). */
+static __always_inline void add_local(struct td_counts *dst, const struct td_counts *d)
+{
+	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+		if (i < nr_counters)
+			dst->count[i] += d->count[i];
+	dst->enabled_ns += d->enabled_ns;
+	dst->running_ns += d->running_ns;
+	dst->slices += 1;
+}
+
+/* dst += d in a map value other CPUs may be charging at the same time. */
+static __always_inline void add_atomic(struct td_counts *dst, const struct td_counts *d)
+{
+	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+		if (i < nr_counters)
+			__sync_fetch_and_add(&dst->count[i], d->count[i]);
+	__sync_fetch_and_add(&dst->enabled_ns, d->enabled_ns);
+	__sync_fetch_and_add(&dst->running_ns, d->running_ns);
+	__sync_fetch_and_add(&dst->slices, 1);
+}
+
+static __always_inline void charge_task(struct task_struct *prev, u64 cgroup_id,
+					const struct td_counts *d, struct td_cpu_totals *tot)
+{
+	struct task_struct *owner = per_thread ? prev : prev->group_leader;
+	struct td_task_key key = {
+		.id = per_thread ? prev->pid : prev->tgid,
+		/* Each CPU's idle task starts at its own time: keep them one row. */
+		.start_ns = prev->pid ? owner->start_time : 0,
+	};
+	struct td_task_val *val;
+
+	val = bpf_map_lookup_elem(&td_tasks, &key);
+	if (!val) {
+		struct td_task_val init = { .tgid = prev->tgid };
+
+		bpf_probe_read_kernel_str(init.comm, sizeof(init.comm), owner->comm);
+		bpf_map_update_elem(&td_tasks, &key, &init, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&td_tasks, &key);
+		if (!val) {
+			/* Map full: keep the delta, count the drop. */
+			add_local(&tot->task_overflow, d);
+			tot->task_drops++;
+			return;
+		}
+	}
+	add_atomic(&val->c, d);
+	val->cgroup_id = cgroup_id;
+
+	/*
+	 * Final switch of an exiting thread (exit_state is set before it).
+	 * For a process, only once the last thread has left do_exit.
+	 */
+	if (prev->exit_state && (per_thread || !prev->signal->live.counter))
+		val->flags |= TD_TASK_EXITED;
+}
+
+static __always_inline void charge_cgroup(u64 cgroup_id, const struct td_counts *d,
+					  struct td_cpu_totals *tot)
+{
+	struct td_counts *val, zero = {};
+
+	val = bpf_map_lookup_elem(&td_cgroups, &cgroup_id);
+	if (!val) {
+		bpf_map_update_elem(&td_cgroups, &cgroup_id, &zero, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&td_cgroups, &cgroup_id);
+		if (!val) {
+			add_local(&tot->cgroup_overflow, d);
+			tot->cgroup_drops++;
+			return;
+		}
+	}
+	add_atomic(val, d);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct td_cpu_totals *tot;
+	struct cpu_state *st;
+	struct td_counts d = {};
+	u64 enabled, running, cgroup_id;
+	u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	tot = bpf_map_lookup_elem(&td_totals, &zero);
+	if (!st || !tot)
+		return 0;
+
+	/* A failed read keeps the old baseline: the next delta covers this slice too. */
+	if (read_counters(st, &enabled, &running)) {
+		tot->read_errors++;
+		return 0;
+	}
+
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i < nr_counters) {
+			d.count[i] = st->cur[i] - st->last[i];
+			st->last[i] = st->cur[i];
+		}
+	}
+	d.enabled_ns = enabled - st->last_enabled;
+	d.running_ns = running - st->last_running;
+	st->last_enabled = enabled;
+	st->last_running = running;
+	if (!st->primed) {
+		st->primed = 1;
+		return 0;
+	}
+
+	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
+	cgroup_id = prev->pid ? bpf_get_current_cgroup_id() : TD_IDLE_CGROUP_ID;
+
+	add_local(&tot->all, &d);
+	charge_task(prev, cgroup_id, &d, tot);
+	charge_cgroup(cgroup_id, &d, tot);
+	return 0;
+}
+
+/* exec renames the process: keep the row's name current. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct task_struct *owner = per_thread ? p : p->group_leader;
+	struct td_task_key key = {
+		.id = per_thread ? p->pid : p->tgid,
+		.start_ns = owner->start_time,
+	};
+	struct td_task_val *val;
+
+	val = bpf_map_lookup_elem(&td_tasks, &key);
+	if (val)
+		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), p->comm);
+	return 0;
+}

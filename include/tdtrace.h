@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types shared by the BPF program (bpf/tdtrace.bpf.c) and the loader (user/).
+ * The BPF side includes vmlinux.h first, user space includes <linux/types.h>.
+ */
+#ifndef TDTRACE_H
+#define TDTRACE_H
+
+#define TD_MAX_COUNTERS 9
+#define TD_COMM_LEN 16
+
+/*
+ * Counter roles, in the order of the perf event arrays counter_0..counter_8.
+ * Role 0 is the group leader: SLOTS on TopDown hardware, cpu-clock with
+ * --software. Roles 1-4 are Level 1, roles 5-8 the Level 2 metric events.
+ */
+enum td_counter {
+	TD_SLOTS = 0,
+	TD_RETIRING,
+	TD_BAD_SPEC,
+	TD_FE_BOUND,
+	TD_BE_BOUND,
+	TD_HEAVY_OPS,
+	TD_BR_MISPREDICT,
+	TD_FETCH_LAT,
+	TD_MEM_BOUND,
+};
+
+/* Everything charged to one entity; cumulative since tdtrace started. */
+struct td_counts {
+	__u64 count[TD_MAX_COUNTERS]; /* raw counter deltas, summed */
+	__u64 enabled_ns;	      /* leader time_enabled deltas, summed */
+	__u64 running_ns;	      /* leader time_running deltas, summed */
+	__u64 slices;		      /* sched_switch slices charged */
+};
+
+/*
+ * A process (or a thread with --per-thread). start_ns tells apart two
+ * processes that got the same PID one after the other.
+ */
+struct td_task_key {
+	__u32 id; /* tgid, or pid with --per-thread */
+	__u32 pad;
+	__u64 start_ns; /* task start time, boot-based */
+};
+
+#define TD_TASK_EXITED 0x1
+
+struct td_task_val {
+	struct td_counts c;
+	__u64 cgroup_id; /* cgroup v2 id at the last charged slice */
+	__u32 tgid;
+	__u32 flags; /* TD_TASK_EXITED */
+	char comm[TD_COMM_LEN];
+};
+
+/* The idle tasks (pid 0) are charged to this pseudo cgroup id. */
+#define TD_IDLE_CGROUP_ID 0
+
+/*
+ * Per-CPU bookkeeping kept by the BPF program. The conservation invariant:
+ *   sum(task entries) + task_overflow == all == sum(cgroup entries) + cgroup_overflow
+ * summed over CPUs, once the program is detached.
+ */
+struct td_cpu_totals {
+	struct td_counts all;		  /* every charged slice on this CPU */
+	struct td_counts task_overflow;	  /* task map was full */
+	struct td_counts cgroup_overflow; /* cgroup map was full */
+	__u64 task_drops;		  /* slices that went to task_overflow */
+	__u64 cgroup_drops;		  /* slices that went to cgroup_overflow */
+	__u64 read_errors;		  /* failed counter reads (slice not charged) */
+};
+
+#endif /* TDTRACE_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Collect: read the BPF maps into a snapshot. */
+#ifndef TD_COLLECT_H
+#define TD_COLLECT_H
+
+#include "snapshot.h"
+
+struct collector {
+	int tasks_fd, cgroups_fd, totals_fd;
+	int nr_cpus; /* possible CPUs: per-CPU map values come in this many copies */
+	unsigned int max_tasks, max_cgroups;
+	struct td_task_key *task_keys; /* batch lookup buffers, map-sized */
+	struct td_task_val *task_vals;
+	__u64 *cgroup_keys;
+	struct td_counts *cgroup_vals;
+	struct td_cpu_totals *percpu;
+};
+
+int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals_fd,
+		   unsigned int max_tasks, unsigned int max_cgroups);
+
+/* Read every map into @s (sorted). Returns 0 or -errno. */
+int collector_read(struct collector *c, struct snapshot *s);
+
+void collector_free(struct collector *c);
+
+#endif /* TD_COLLECT_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counter model: perf_event_attr for the TopDown group (slots leader plus
+ * metric members) built from what pmu_discover() found, or cpu-clock alone.
+ */
+#include <errno.h>
+#include <string.h>
+#include "counters.h"
+
+/* The kernel doc asks for GROUP on the metric events; times give multiplexing. */
+#define TD_READ_FORMAT                                                                             \
+	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_GROUP)
+
+int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
+{
+	int i;
+
+	memset(set, 0, sizeof(*set));
+	if (pmu->level < 1)
+		return -ENODEV;
+	set->level = pmu->level;
+	set->nr = pmu->level >= 2 ? TD_MAX_COUNTERS : TD_BE_BOUND + 1;
+	set->software = false;
+	for (i = 0; i < set->nr; i++) {
+		struct perf_event_attr *attr = &set->attr[i];
+
+		attr->type = pmu->type;
+		attr->size = sizeof(*attr);
+		attr->config = pmu->events[i].config[0];
+		attr->config1 = pmu->events[i].config[1];
+		attr->config2 = pmu->events[i].config[2];
+		attr->read_format = TD_READ_FORMAT;
+		/*
+		 * Counting only: metric events refuse sampling, and the BPF
+		 * read helper refuses inherit. Members follow the leader, which
+		 * is enabled once the whole group is open.
+		 */
+		attr->disabled = i == TD_SLOTS;
+		set->name[i] = pmu_event_names[i];
+	}
+	return 0;
+}
+
+void counters_software(struct counter_set *set)
+{
+	struct perf_event_attr *attr = &set->attr[TD_SLOTS];
+
+	memset(set, 0, sizeof(*set));
+	set->nr = 1;
+	set->level = 0;
+	set->software = true;
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->size = sizeof(*attr);
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->disabled = 1;
+	set->name[TD_SLOTS] = "cpu-clock";
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counter model: which events tdtrace opens, built as perf_event_attr from
+ * what discovery found (never from hard-coded config numbers for TopDown).
+ */
+#ifndef TD_COUNTERS_H
+#define TD_COUNTERS_H
+
+#include <stdbool.h>
+#include <linux/perf_event.h>
+#include "pmu.h"
+
+struct counter_set {
+	int nr;	       /* counters in use; index = enum td_counter role */
+	int level;     /* 0 with --software, else 1 or 2 */
+	bool software; /* leader is cpu-clock, no TopDown ratios */
+	struct perf_event_attr attr[TD_MAX_COUNTERS];
+	const char *name[TD_MAX_COUNTERS]; /* event names as perf spells them */
+};
+
+/*
+ * TopDown group from @pmu: slots leader + 4 L1 metrics (+ 4 L2 with level 2).
+ * Counting only: no sampling, no inherit; the leader starts disabled and is
+ * enabled once the whole group is open. Returns 0, or -ENODEV if @pmu has
+ * no TopDown (pmu->level == 0).
+ */
+int counters_topdown(const struct pmu_info *pmu, struct counter_set *set);
+
+/* --software: cpu-clock in the slots role, nothing else. */
+void counters_software(struct counter_set *set);
+
+#endif /* TD_COUNTERS_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line: parse and validate, nothing else. */
+#ifndef TD_OPTIONS_H
+#define TD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes, documented in the README and --help. */
+#define EXIT_OK 0
+#define EXIT_FAIL 1  /* runtime failure: privileges, BTF, counters, targets */
+#define EXIT_USAGE 2 /* bad command line, or no TopDown PMU without --software */
+
+struct options {
+	unsigned int interval_ms; /* -I */
+	double duration_s;	  /* -d; 0 = until SIGINT/SIGTERM */
+	unsigned int top;	  /* --top rows per table */
+	bool json;
+	bool software;
+	bool per_thread;
+	bool probe;
+	bool verbose;
+	const char *btf_path; /* NULL: the kernel's /sys/kernel/btf/vmlinux */
+	const char *sysfs_root; /* "/" unless --sysfs-root (tests) */
+	unsigned int max_tasks;
+	unsigned int max_cgroups;
+};
+
+enum options_result {
+	OPTIONS_RUN,  /* go on */
+	OPTIONS_DONE, /* --help or --version printed: exit 0 */
+	OPTIONS_BAD,  /* error printed: exit EXIT_USAGE */
+};
+
+/* Parse argv into @o. Help goes to @out, the one-line error to @err. */
+enum options_result options_parse(int argc, char **argv, struct options *o, FILE *out, FILE *err);
+
+#endif /* TD_OPTIONS_H */

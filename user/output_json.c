@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON lines: one object per entity per interval, then per entity for the
+ * whole run. Schema in README.md ("JSON output"); bump TD_JSON_SCHEMA when
+ * a field changes meaning or goes away.
+ */
+#include "json.h"
+#include "report.h"
+
+#define TD_JSON_SCHEMA 1
+
+static void key(FILE *f, const char *name)
+{
+	fprintf(f, ",\"%s\":", name);
+}
+
+static void key_u64(FILE *f, const char *name, unsigned long long v)
+{
+	fprintf(f, ",\"%s\":%llu", name, v);
+}
+
+static void key_bool(FILE *f, const char *name, bool v)
+{
+	fprintf(f, ",\"%s\":%s", name, v ? "true" : "false");
+}
+
+static void key_double(FILE *f, const char *name, double v)
+{
+	key(f, name);
+	json_write_double(f, v);
+}
+
+static void key_pct(FILE *f, const char *name, double fraction, bool valid)
+{
+	key(f, name);
+	if (valid)
+		json_write_fixed(f, 100 * fraction, 2);
+	else
+		fputs("null", f);
+}
+
+/* Raw (unscaled) counts, by perf's event names. */
+static void raw_counts(FILE *f, const char *name, const struct report *r,
+		       const struct td_counts *c)
+{
+	key(f, name);
+	fputc('{', f);
+	for (int i = 0; i < r->counters->nr; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", r->counters->name[i],
+			(unsigned long long)c->count[i]);
+	fputc('}', f);
+}
+
+static void begin(FILE *f, const struct report *r, const char *type)
+{
+	fprintf(f, "{\"schema\":%d,\"type\":\"%s\",\"phase\":\"%s\"", TD_JSON_SCHEMA, type,
+		r->summary ? "summary" : "interval");
+	key_u64(f, "interval", r->interval);
+	key_double(f, "timestamp", r->timestamp);
+	key_double(f, "elapsed_s", r->elapsed_s);
+	key_double(f, "duration_s", r->duration_s);
+	fprintf(f, ",\"mode\":\"%s\"", r->counters->software ? "software" : "topdown");
+}
+
+/* What every entity has: counts, times, and the decoded metrics. */
+static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
+		    const struct td_metrics *m)
+{
+	key_u64(f, "slices", c->slices);
+	key_u64(f, "time_enabled_ns", c->enabled_ns);
+	key_u64(f, "time_running_ns", c->running_ns);
+	key_bool(f, "multiplexed", m->multiplexed);
+	key_double(f, "scale", m->scale);
+	raw_counts(f, "counts", r, c);
+	if (r->counters->software) {
+		double cap = r->duration_s * 1e9;
+
+		key_double(f, "cpu_ns", m->slots);
+		key_double(f, "cpu_pct", cap > 0 ? 100.0 * m->slots / cap : 0.0);
+		return;
+	}
+	key_double(f, "slots", m->slots);
+	key_double(f, "slots_pct", r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0);
+	key_bool(f, "valid", m->valid);
+	key_double(f, "l1_coverage", m->l1_coverage);
+	for (int i = 0; i < TD_NR_L1; i++)
+		key_pct(f, td_l1_perf_names[i], m->l1[i], m->valid);
+	if (r->counters->level >= 2)
+		for (int i = 0; i < TD_NR_L2; i++)
+			key_pct(f, td_l2_perf_names[i], m->l2[i], m->valid);
+}
+
+static void cgroup_fields(FILE *f, const struct row *row)
+{
+	key_u64(f, "cgroup_id", row->cgroup_id);
+	key(f, "cgroup");
+	if (row->idle)
+		fputs("\"[idle]\"", f);
+	else if (row->cgroup)
+		json_write_cstring(f, row->cgroup, (size_t)-1);
+	else
+		fputs("null", f);
+}
+
+static void task_line(FILE *f, const struct report *r, const struct row *row)
+{
+	const struct task_sample *t = row->task;
+
+	begin(f, r, r->per_thread ? "thread" : "process");
+	if (r->per_thread)
+		key_u64(f, "tid", t->key.id);
+	key_u64(f, "pid", t->val.tgid);
+	key(f, "comm");
+	if (row->idle)
+		fputs("\"[idle]\"", f);
+	else
+		json_write_cstring(f, t->val.comm, TD_COMM_LEN);
+	key_u64(f, "start_ns", t->key.start_ns);
+	key_bool(f, "idle", row->idle);
+	key_bool(f, "exited", t->val.flags & TD_TASK_EXITED);
+	cgroup_fields(f, row);
+	metrics(f, r, row->c, &row->m);
+	fputs("}\n", f);
+}
+
+static void cgroup_line(FILE *f, const struct report *r, const struct row *row)
+{
+	begin(f, r, "cgroup");
+	cgroup_fields(f, row);
+	key_bool(f, "idle", row->idle);
+	metrics(f, r, row->c, &row->m);
+	fputs("}\n", f);
+}
+
+static void system_line(FILE *f, const struct report *r)
+{
+	const struct td_cpu_totals *t = r->totals;
+
+	begin(f, r, "system");
+	key_u64(f, "cpus", r->nr_cpus);
+	key_u64(f, "task_drops", t->task_drops);
+	key_u64(f, "cgroup_drops", t->cgroup_drops);
+	key_u64(f, "read_errors", t->read_errors);
+	raw_counts(f, "task_overflow", r, &t->task_overflow);
+	raw_counts(f, "cgroup_overflow", r, &t->cgroup_overflow);
+	metrics(f, r, &t->all, &r->system);
+	fputs("}\n", f);
+}
+
+void output_json(FILE *f, const struct report *r)
+{
+	system_line(f, r);
+	for (size_t i = 0; i < r->nr_tasks; i++)
+		task_line(f, r, &r->tasks[i]);
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		cgroup_line(f, r, &r->cgroups[i]);
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The human table: one block per interval, and one for the whole run. */
+#include <string.h>
+#include <time.h>
+#include "report.h"
+
+/* Level 2 columns in enum td_l2 order, under their L1 parent. */
+static const char *const l2_heads[TD_NR_L2] = {
+	"RT.HVY", "RT.LGT", "BS.BRM", "BS.MCL", "FE.LAT", "FE.BW", "BE.MEM", "BE.CORE",
+};
+
+/*
+ * Names come from tasks and directory names: any byte. Print only
+ * printable ASCII so that nothing reaches the terminal as a control
+ * sequence and columns stay aligned; everything else becomes '?'.
+ */
+static const char *term_safe(char *buf, size_t size, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < size && i < max && s[i]; i++)
+		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
+/* 1234567 -> "1.23M": SI prefixes as perf prints big counts. */
+static const char *si(char *buf, size_t size, double v)
+{
+	static const char prefix[] = " KMGTPE";
+	int p = 0;
+
+	while (v >= 999.5 && p < 6) {
+		v /= 1000;
+		p++;
+	}
+	if (p)
+		snprintf(buf, size, "%.2f%c", v, prefix[p]);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+static void print_header(FILE *f, const struct report *r)
+{
+	const struct counter_set *cs = r->counters;
+	struct tm tm;
+	time_t t = (time_t)r->timestamp;
+	char when[16], buf[32];
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (r->summary)
+		fprintf(f, "\n%s  summary of %.2f s (%u intervals), %d CPUs", when, r->duration_s,
+			r->interval, r->nr_cpus);
+	else
+		fprintf(f, "\n%s  #%u  %.2f s, %d CPUs", when, r->interval, r->duration_s,
+			r->nr_cpus);
+
+	if (cs->software) {
+		double all = r->system.slots, idle = r->idle ? (double)r->idle->count[TD_SLOTS] : 0;
+		double cap = r->duration_s * 1e9 * r->nr_cpus;
+
+		fprintf(f, ", cpu-clock (--software: CPU time only, no TopDown ratios)\n");
+		fprintf(f, "busy %.1f ms (%.1f%% of %d CPUs), idle %.1f ms", (all - idle) / 1e6,
+			cap > 0 ? 100.0 * (all - idle) / cap : 0.0, r->nr_cpus, idle / 1e6);
+	} else {
+		fprintf(f, ", TopDown L%d, %s slots", cs->level,
+			si(buf, sizeof(buf), r->system.slots));
+		if (r->system.valid)
+			fprintf(f, ": FE %.1f%% BAD %.1f%% BE %.1f%% RET %.1f%%",
+				100 * r->system.l1[TD_L1_FE_BOUND], 100 * r->system.l1[TD_L1_BAD_SPEC],
+				100 * r->system.l1[TD_L1_BE_BOUND], 100 * r->system.l1[TD_L1_RETIRING]);
+	}
+	if (r->system.multiplexed)
+		fprintf(f, "  [multiplexed: counted %.0f%% of the time, scaled]",
+			100.0 / r->system.scale);
+	if (r->totals->task_drops || r->totals->cgroup_drops)
+		fprintf(f, "  [map full: %llu task and %llu cgroup slices in overflow]",
+			(unsigned long long)r->totals->task_drops,
+			(unsigned long long)r->totals->cgroup_drops);
+	if (r->totals->read_errors)
+		fprintf(f, "  [%llu counter read errors]",
+			(unsigned long long)r->totals->read_errors);
+	fputc('\n', f);
+}
+
+/* The metric columns shared by task and cgroup rows. */
+static void print_metric_heads(FILE *f, const struct report *r)
+{
+	if (r->counters->software) {
+		fprintf(f, " %6s %10s %8s", "%CPU", "CPU_MS", "SLICES");
+		return;
+	}
+	fprintf(f, " %7s %6s %8s %8s %8s %8s", "SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC",
+		"BACKEND", "RETIRING");
+	if (r->counters->level >= 2)
+		for (int i = 0; i < TD_NR_L2; i++)
+			fprintf(f, " %7s", l2_heads[i]);
+}
+
+static void print_metrics(FILE *f, const struct report *r, const struct row *row)
+{
+	const struct td_metrics *m = &row->m;
+	char buf[32];
+
+	if (r->counters->software) {
+		double cap = r->duration_s * 1e9;
+
+		fprintf(f, " %6.1f %10.1f %8llu", cap > 0 ? 100.0 * m->slots / cap : 0.0,
+			m->slots / 1e6, (unsigned long long)row->c->slices);
+		return;
+	}
+	fprintf(f, " %7s %5.1f%c", si(buf, sizeof(buf), m->slots),
+		r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0,
+		m->multiplexed ? '*' : ' ');
+	if (!m->valid) {
+		fprintf(f, " %8s %8s %8s %8s", "-", "-", "-", "-");
+		if (r->counters->level >= 2)
+			for (int i = 0; i < TD_NR_L2; i++)
+				fprintf(f, " %7s", "-");
+		return;
+	}
+	fprintf(f, " %8.1f %8.1f %8.1f %8.1f", 100 * m->l1[TD_L1_FE_BOUND],
+		100 * m->l1[TD_L1_BAD_SPEC], 100 * m->l1[TD_L1_BE_BOUND],
+		100 * m->l1[TD_L1_RETIRING]);
+	if (r->counters->level >= 2) {
+		/* Children under their parents, in the FE, BAD, BE, RET order above. */
+		static const int order[TD_NR_L2] = {
+			TD_L2_FETCH_LAT,   TD_L2_FETCH_BW,   TD_L2_BR_MISPREDICT, TD_L2_MACHINE_CLEARS,
+			TD_L2_MEM_BOUND,   TD_L2_CORE_BOUND, TD_L2_HEAVY_OPS,     TD_L2_LIGHT_OPS,
+		};
+		for (int i = 0; i < TD_NR_L2; i++)
+			fprintf(f, " %7.1f", 100 * m->l2[order[i]]);
+	}
+}
+
+static void print_tasks(FILE *f, const struct report *r, unsigned int top)
+{
+	char comm[TD_COMM_LEN + 1], path[256];
+	unsigned int shown = 0;
+
+	if (r->per_thread)
+		fprintf(f, "%8s %8s %-16s", "TID", "PID", "COMM");
+	else
+		fprintf(f, "%8s %-16s", "PID", "COMM");
+	print_metric_heads(f, r);
+	fprintf(f, "  CGROUP\n");
+
+	for (size_t i = 0; i < r->nr_tasks && shown < top; i++) {
+		const struct row *row = &r->tasks[i];
+		const struct task_sample *t = row->task;
+
+		if (row->idle)
+			continue;
+		shown++;
+		if (r->per_thread)
+			fprintf(f, "%8u %8u", t->key.id, t->val.tgid);
+		else
+			fprintf(f, "%8u", t->key.id);
+		fprintf(f, " %-16s", term_safe(comm, sizeof(comm), t->val.comm, TD_COMM_LEN));
+		print_metrics(f, r, row);
+		fprintf(f, "  %s%s\n",
+			row->cgroup ? term_safe(path, sizeof(path), row->cgroup, sizeof(path)) : "?",
+			(t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
+	}
+}
+
+static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
+{
+	char path[256];
+	unsigned int shown = 0;
+
+	fprintf(f, "%-25s", "CGROUP");
+	print_metric_heads(f, r);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nr_cgroups && shown < top; i++) {
+		const struct row *row = &r->cgroups[i];
+		char unknown[32];
+		const char *name = row->cgroup;
+
+		if (row->idle)
+			continue;
+		shown++;
+		if (!name) {
+			/* Removed before we could read its name. */
+			snprintf(unknown, sizeof(unknown), "[id %llu]",
+				 (unsigned long long)row->cgroup_id);
+			name = unknown;
+		}
+		/* Long paths keep their tail, the part that tells cgroups apart. */
+		term_safe(path, sizeof(path), name, sizeof(path));
+		if (strlen(path) > 25)
+			fprintf(f, "..%-23s", path + strlen(path) - 23);
+		else
+			fprintf(f, "%-25s", path);
+		print_metrics(f, r, row);
+		fputc('\n', f);
+	}
+}
+
+void output_table(FILE *f, const struct report *r, unsigned int top)
+{
+	print_header(f, r);
+	print_tasks(f, r, top);
+	print_cgroups(f, r, top);
+	if (!r->counters->software && r->system.multiplexed)
+		fprintf(f, "* multiplexed: another PMU user shared these counters; counts scaled\n");
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_event_open of one group per CPU. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include "perf_open.h"
+
+static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return syscall(__NR_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+int cpu_groups_fd(const struct cpu_groups *g, int cpu, int role)
+{
+	return g->fd[cpu * TD_MAX_COUNTERS + role];
+}
+
+static void close_cpu(struct cpu_groups *g, int cpu)
+{
+	for (int role = TD_MAX_COUNTERS - 1; role >= 0; role--) {
+		int *fd = &g->fd[cpu * TD_MAX_COUNTERS + role];
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+static const char *why(int err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+		return "this CPU's PMU has no such event (offline, or an E-core without TopDown?)";
+	case EBUSY:
+		return "the PMU is busy (another tool holds these counters)";
+	case EACCES:
+	case EPERM:
+		return "not allowed (needs root or CAP_PERFMON, or kernel.perf_event_paranoid)";
+	case EINVAL:
+		return "the kernel refused the group (no TopDown support for this event?)";
+	default:
+		return strerror(err);
+	}
+}
+
+int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const bool *cpus,
+		    int nr_cpus, FILE *err)
+{
+	int first_err = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->nr_cpus = nr_cpus;
+	g->nr_counters = set->nr;
+	g->fd = malloc(sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
+	if (!g->fd)
+		return -ENOMEM;
+	memset(g->fd, -1, sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		if (cpus && !cpus[cpu])
+			continue;
+		for (int role = 0; role < set->nr; role++) {
+			struct perf_event_attr attr = set->attr[role];
+			int leader = role ? cpu_groups_fd(g, cpu, 0) : -1;
+			int fd = perf_event_open(&attr, cpu, leader);
+
+			if (fd < 0) {
+				int e = errno;
+
+				if (!first_err)
+					first_err = e;
+				fprintf(err, "tdtrace: leaving out CPU %d: failed to open %s: %s\n",
+					cpu, set->name[role], why(e));
+				close_cpu(g, cpu);
+				break;
+			}
+			g->fd[cpu * TD_MAX_COUNTERS + role] = fd;
+			if (role == set->nr - 1)
+				g->nr_open++;
+		}
+	}
+	if (!g->nr_open) {
+		cpu_groups_close(g);
+		return -(first_err ? first_err : ENODEV);
+	}
+	return 0;
+}
+
+int cpu_groups_enable(struct cpu_groups *g)
+{
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		int fd = cpu_groups_fd(g, cpu, 0);
+
+		if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+void cpu_groups_close(struct cpu_groups *g)
+{
+	if (!g->fd)
+		return;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++)
+		close_cpu(g, cpu);
+	free(g->fd);
+	memset(g, 0, sizeof(*g));
+}

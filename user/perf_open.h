@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Open: one counting group per CPU (leader + members), fds kept for the run. */
+#ifndef TD_PERF_OPEN_H
+#define TD_PERF_OPEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "counters.h"
+
+struct cpu_groups {
+	int nr_cpus;	 /* possible CPUs: the perf event arrays' size */
+	int nr_counters; /* per group */
+	int *fd;	 /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
+	int nr_open;	 /* CPUs whose whole group is open */
+};
+
+/*
+ * Open @set on each CPU in @cpus[0..nr_cpus) (NULL: all of them). A CPU
+ * whose group can't be opened is reported once on @err and left out.
+ * Returns 0 if at least one CPU is counted, else -errno of the first failure.
+ */
+int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const bool *cpus,
+		    int nr_cpus, FILE *err);
+
+/* Start every open group counting (leaders were opened disabled). */
+int cpu_groups_enable(struct cpu_groups *g);
+
+int cpu_groups_fd(const struct cpu_groups *g, int cpu, int role);
+
+void cpu_groups_close(struct cpu_groups *g);
+
+#endif /* TD_PERF_OPEN_H */

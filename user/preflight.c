@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Privileges, BTF and online CPUs: checked before opening anything. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include "pmu.h"
+#include "preflight.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool has_cap(const struct __user_cap_data_struct *data, int cap)
+{
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+bool have_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (geteuid() == 0)
+		return true;
+	/* glibc has no capget wrapper, and libcap would be a dependency for one call. */
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	if (has_cap(data, CAP_SYS_ADMIN))
+		return true;
+	return has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON);
+}
+
+int check_btf(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+int read_online_cpus(const char *root, bool *cpus, int max)
+{
+	char path[4096], text[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return pmu_parse_cpu_list(text, cpus, max);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One interval (or the whole run) ready to print: rows named and decoded,
+ * sorted by slots. Built from a snapshot; printed by output_table/output_json.
+ */
+#ifndef TD_REPORT_H
+#define TD_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "cgroupfs.h"
+#include "counters.h"
+#include "decode.h"
+#include "snapshot.h"
+
+struct row {
+	const struct td_counts *c;
+	struct td_metrics m;
+	__u64 cgroup_id;
+	const char *cgroup;		 /* path under the v2 mount, NULL if unknown */
+	const struct task_sample *task; /* task rows only */
+	bool idle;			 /* the idle tasks, or their pseudo cgroup */
+};
+
+struct report {
+	bool summary;		/* whole run rather than one interval */
+	unsigned int interval;	/* 1-based index; in the summary, intervals printed */
+	double timestamp;	/* wall clock at the end, unix seconds */
+	double duration_s;	/* time covered */
+	double elapsed_s;	/* since tdtrace started counting */
+	bool per_thread;
+	int nr_cpus; /* CPUs counted */
+	const struct counter_set *counters;
+	const struct td_cpu_totals *totals;
+	struct td_metrics system; /* all CPUs together */
+	struct row *tasks;	  /* by slots, largest first */
+	size_t nr_tasks;
+	struct row *cgroups;
+	size_t nr_cgroups;
+	const struct td_counts *idle; /* the idle tasks' counts, NULL if none */
+};
+
+/* Build @r from @s; @r points into @s, which must outlive it. 0 or -ENOMEM. */
+int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names);
+
+void report_free(struct report *r);
+
+/* Output: human table (top @top rows per table) or JSON lines (every row). */
+void output_table(FILE *f, const struct report *r, unsigned int top);
+void output_json(FILE *f, const struct report *r);
+
+#endif /* TD_REPORT_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Sorted snapshots and their differences. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decode.h"
+#include "snapshot.h"
+
+int task_key_cmp(const struct td_task_key *a, const struct td_task_key *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return 0;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	return task_key_cmp(&((const struct task_sample *)a)->key,
+			    &((const struct task_sample *)b)->key);
+}
+
+static int cmp_cgroup(const void *a, const void *b)
+{
+	const struct cgroup_sample *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int grow(void **v, size_t *cap, size_t want, size_t size)
+{
+	void *p;
+
+	if (want <= *cap)
+		return 0;
+	p = realloc(*v, want * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = want;
+	return 0;
+}
+
+int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups)
+{
+	if (grow((void **)&s->tasks, &s->cap_tasks, tasks, sizeof(*s->tasks)) ||
+	    grow((void **)&s->cgroups, &s->cap_cgroups, cgroups, sizeof(*s->cgroups)))
+		return -ENOMEM;
+	return 0;
+}
+
+void snapshot_sort(struct snapshot *s)
+{
+	qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
+	qsort(s->cgroups, s->nr_cgroups, sizeof(*s->cgroups), cmp_cgroup);
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	free(s->tasks);
+	free(s->cgroups);
+	memset(s, 0, sizeof(*s));
+}
+
+void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
+		struct td_cpu_totals *out)
+{
+	td_counts_sub(&a->all, &b->all, &out->all);
+	td_counts_sub(&a->task_overflow, &b->task_overflow, &out->task_overflow);
+	td_counts_sub(&a->cgroup_overflow, &b->cgroup_overflow, &out->cgroup_overflow);
+	out->task_drops = a->task_drops - b->task_drops;
+	out->cgroup_drops = a->cgroup_drops - b->cgroup_drops;
+	out->read_errors = a->read_errors - b->read_errors;
+}
+
+void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t)
+{
+	td_counts_add(&acc->all, &t->all);
+	td_counts_add(&acc->task_overflow, &t->task_overflow);
+	td_counts_add(&acc->cgroup_overflow, &t->cgroup_overflow);
+	acc->task_drops += t->task_drops;
+	acc->cgroup_drops += t->cgroup_drops;
+	acc->read_errors += t->read_errors;
+}
+
+int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struct snapshot *delta)
+{
+	static const struct td_counts zero;
+	size_t i, j;
+
+	if (snapshot_reserve(delta, cur->nr_tasks, cur->nr_cgroups))
+		return -ENOMEM;
+	delta->nr_tasks = delta->nr_cgroups = 0;
+
+	/* Merge-join of two sorted arrays. */
+	for (i = 0, j = 0; i < cur->nr_tasks; i++) {
+		const struct task_sample *c = &cur->tasks[i];
+		const struct td_counts *base = &zero;
+		struct task_sample *d;
+
+		while (j < prev->nr_tasks && task_key_cmp(&prev->tasks[j].key, &c->key) < 0)
+			j++;
+		if (j < prev->nr_tasks && !task_key_cmp(&prev->tasks[j].key, &c->key))
+			base = &prev->tasks[j].val.c;
+		if (c->val.c.slices == base->slices)
+			continue;
+		d = &delta->tasks[delta->nr_tasks++];
+		*d = *c;
+		td_counts_sub(&c->val.c, base, &d->val.c);
+	}
+	for (i = 0, j = 0; i < cur->nr_cgroups; i++) {
+		const struct cgroup_sample *c = &cur->cgroups[i];
+		const struct td_counts *base = &zero;
+		struct cgroup_sample *d;
+
+		while (j < prev->nr_cgroups && prev->cgroups[j].id < c->id)
+			j++;
+		if (j < prev->nr_cgroups && prev->cgroups[j].id == c->id)
+			base = &prev->cgroups[j].c;
+		if (c->c.slices == base->slices)
+			continue;
+		d = &delta->cgroups[delta->nr_cgroups++];
+		d->id = c->id;
+		td_counts_sub(&c->c, base, &d->c);
+	}
+	totals_sub(&cur->totals, &prev->totals, &delta->totals);
+	return 0;
+}
+
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	if (snapshot_reserve(dst, src->nr_tasks, src->nr_cgroups))
+		return -ENOMEM;
+	memcpy(dst->tasks, src->tasks, src->nr_tasks * sizeof(*src->tasks));
+	memcpy(dst->cgroups, src->cgroups, src->nr_cgroups * sizeof(*src->cgroups));
+	dst->nr_tasks = src->nr_tasks;
+	dst->nr_cgroups = src->nr_cgroups;
+	dst->totals = src->totals;
+	return 0;
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdtrace: TopDown per process and per cgroup, attributed at sched_switch.
+ *
+ * discover (pmu.c) -> open (counters.c, perf_open.c) -> BPF attribute
+ * (bpf/tdtrace.bpf.c) -> collect (collect.c) -> decode (snapshot.c,
+ * decode.c, report.c) -> output (output_table.c, output_json.c).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "tdtrace.skel.h"
+#include "cgroupfs.h"
+#include "collect.h"
+#include "counters.h"
+#include "options.h"
+#include "perf_open.h"
+#include "pmu.h"
+#include "preflight.h"
+#include "probe.h"
+#include "report.h"
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+static bool verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (!verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static double now(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double deadline)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)deadline,
+		.tv_nsec = (long)((deadline - (time_t)deadline) * 1e9),
+	};
+
+	/* Returns early with EINTR on SIGINT/SIGTERM: the loop checks `exiting`. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/*
+ * A CPU's running task is charged only when it switches out. Visiting
+ * each counted CPU forces a switch there, so that the summary includes
+ * the slices still running at the end.
+ */
+static void flush_cpus(const struct cpu_groups *g)
+{
+	cpu_set_t old, one;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (int cpu = 0; cpu < g->nr_cpus && cpu < CPU_SETSIZE; cpu++) {
+		if (cpu_groups_fd(g, cpu, 0) < 0)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+static struct bpf_map *counter_map(struct tdtrace *skel, int role)
+{
+	struct bpf_map *maps[TD_MAX_COUNTERS] = {
+		skel->maps.td_counter_0, skel->maps.td_counter_1, skel->maps.td_counter_2,
+		skel->maps.td_counter_3, skel->maps.td_counter_4, skel->maps.td_counter_5,
+		skel->maps.td_counter_6, skel->maps.td_counter_7, skel->maps.td_counter_8,
+	};
+	return maps[role];
+}
+
+/* Put every open counter fd into its perf event array, at its CPU. */
+static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
+{
+	for (int role = 0; role < g->nr_counters; role++) {
+		int map_fd = bpf_map__fd(counter_map(skel, role));
+
+		for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+			int fd = cpu_groups_fd(g, cpu, role);
+			__u32 key = cpu;
+
+			if (fd >= 0 && bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+/* cur = the maps now; delta = cur - base. Reports its own error. */
+static int read_delta(struct collector *coll, const struct snapshot *base, struct snapshot *cur,
+		      struct snapshot *delta)
+{
+	int err = collector_read(coll, cur);
+
+	if (!err)
+		err = snapshot_diff(base, cur, delta);
+	if (err)
+		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+	return err;
+}
+
+/* Print one report; returns 0, or -EPIPE/-errno when stdout is gone. */
+static int emit(const struct options *o, struct report *r, const struct snapshot *s,
+		struct cgroup_names *names)
+{
+	if (report_build(r, s, names))
+		return -ENOMEM;
+	if (o->json)
+		output_json(stdout, r);
+	else
+		output_table(stdout, r, o->top);
+	report_free(r);
+	if (fflush(stdout) || ferror(stdout))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static void no_topdown_error(const struct pmu_info *pmu)
+{
+	fprintf(stderr, "tdtrace: no TopDown counters on this CPU (%s%s%s): %s; "
+			"use --software for CPU time per process and cgroup\n",
+		pmu->vendor[0] ? pmu->vendor : "unknown vendor", pmu->model[0] ? ", " : "",
+		pmu->model, pmu->why);
+}
+
+int main(int argc, char **argv)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct snapshot start = {}, prev = {}, cur = {}, delta = {};
+	struct cgroup_names names = {};
+	struct cpu_groups groups = {};
+	struct collector coll = {};
+	struct counter_set cs = {};
+	struct tdtrace *skel = NULL;
+	struct pmu_info *pmu = NULL;
+	struct options opts;
+	struct report rep;
+	char mount[4096];
+	bool *online = NULL;
+	double t_start, t_prev, t_end, deadline;
+	int err, ret = EXIT_FAIL;
+
+	switch (options_parse(argc, argv, &opts, stdout, stderr)) {
+	case OPTIONS_DONE:
+		return EXIT_OK;
+	case OPTIONS_BAD:
+		return EXIT_USAGE;
+	case OPTIONS_RUN:
+		break;
+	}
+	verbose = opts.verbose;
+	libbpf_set_print(libbpf_print);
+
+	/* discover */
+	pmu = calloc(1, sizeof(*pmu));
+	online = calloc(PMU_MAX_CPUS, sizeof(*online));
+	if (!pmu || !online) {
+		fprintf(stderr, "tdtrace: out of memory\n");
+		goto cleanup;
+	}
+	err = pmu_discover(opts.sysfs_root, pmu);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to read PMUs under %s: %s\n", opts.sysfs_root,
+			strerror(-err));
+		goto cleanup;
+	}
+	if (opts.probe) {
+		ret = probe_print(stdout, pmu, &opts);
+		goto cleanup;
+	}
+	if (opts.software) {
+		counters_software(&cs);
+	} else if (counters_topdown(pmu, &cs)) {
+		no_topdown_error(pmu);
+		ret = EXIT_USAGE;
+		goto cleanup;
+	}
+	if (!have_privileges()) {
+		fprintf(stderr, "tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
+		goto cleanup;
+	}
+	open_opts.btf_custom_path = opts.btf_path;
+	err = check_btf(opts.btf_path ? opts.btf_path : TD_KERNEL_BTF);
+	if (err) {
+		fprintf(stderr,
+			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
+			"CONFIG_DEBUG_INFO_BTF=y (5.9 or later), or --btf FILE\n",
+			opts.btf_path ? opts.btf_path : TD_KERNEL_BTF, strerror(-err));
+		goto cleanup;
+	}
+	if (cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount))) {
+		fprintf(stderr, "tdtrace: no cgroup v2 mounted: cgroup rows will show ids, "
+				"not paths\n");
+		cgroup_names_init(&names, NULL);
+	} else if (cgroup_names_init(&names, mount)) {
+		fprintf(stderr, "tdtrace: out of memory\n");
+		goto cleanup;
+	}
+
+	/* open */
+	if (!cs.software) {
+		memcpy(online, pmu->cpus, PMU_MAX_CPUS * sizeof(*online));
+	} else if (read_online_cpus(opts.sysfs_root, online, PMU_MAX_CPUS) <= 0) {
+		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
+		goto cleanup;
+	}
+	err = cpu_groups_open(&groups, &cs, online, libbpf_num_possible_cpus(), stderr);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
+			strerror(-err));
+		goto cleanup;
+	}
+
+	/* BPF: open -> configure -> load -> fill -> attach */
+	skel = tdtrace__open_opts(&open_opts);
+	if (!skel) {
+		fprintf(stderr, "tdtrace: failed to open BPF object: %s\n", strerror(errno));
+		goto cleanup;
+	}
+	skel->rodata->nr_counters = cs.nr;
+	skel->rodata->per_thread = opts.per_thread;
+	bpf_map__set_max_entries(skel->maps.td_tasks, opts.max_tasks);
+	bpf_map__set_max_entries(skel->maps.td_cgroups, opts.max_cgroups);
+	err = tdtrace__load(skel);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
+			strerror(-err));
+		goto cleanup;
+	}
+	err = fill_counter_maps(skel, &groups);
+	if (!err)
+		err = cpu_groups_enable(&groups);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	err = collector_init(&coll, bpf_map__fd(skel->maps.td_tasks), bpf_map__fd(skel->maps.td_cgroups),
+			     bpf_map__fd(skel->maps.td_totals), opts.max_tasks, opts.max_cgroups);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	err = tdtrace__attach(skel);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
+		goto cleanup;
+	}
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout shows as EPIPE from fflush */
+
+	err = collector_read(&coll, &start);
+	if (!err)
+		err = snapshot_copy(&prev, &start);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	t_start = t_prev = now(CLOCK_MONOTONIC);
+	t_end = opts.duration_s > 0 ? t_start + opts.duration_s : 0;
+	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s; Ctrl-C to stop\n",
+		cs.software ? "cpu-clock (--software)" :
+			      (cs.level == 2 ? "TopDown L1+L2" : "TopDown L1"),
+		groups.nr_open, opts.per_thread ? " per thread" : "");
+
+	memset(&rep, 0, sizeof(rep));
+	rep.counters = &cs;
+	rep.nr_cpus = groups.nr_open;
+	rep.per_thread = opts.per_thread;
+
+	/* collect -> decode -> output, every interval */
+	for (unsigned int n = 1; !exiting; n++) {
+		deadline = t_start + n * opts.interval_ms / 1000.0;
+		if (t_end && deadline > t_end)
+			deadline = t_end;
+		sleep_until(deadline);
+		if (exiting || now(CLOCK_MONOTONIC) < deadline - 1e-3)
+			break; /* interrupted: the summary covers the rest */
+
+		if (read_delta(&coll, &prev, &cur, &delta))
+			goto cleanup;
+		rep.interval = n;
+		rep.timestamp = now(CLOCK_REALTIME);
+		rep.elapsed_s = deadline - t_start;
+		rep.duration_s = deadline - t_prev;
+		err = emit(&opts, &rep, &delta, &names);
+		if (err == -EPIPE) {
+			ret = EXIT_OK; /* `tdtrace | head`: the reader has what it wanted */
+			goto cleanup;
+		}
+		if (err) {
+			fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
+			goto cleanup;
+		}
+		snapshot_copy(&prev, &cur);
+		t_prev = deadline;
+		if (t_end && deadline >= t_end)
+			break;
+	}
+
+	/* Whole run: charge the running slices, stop the programs, read once more. */
+	flush_cpus(&groups);
+	tdtrace__detach(skel);
+	if (read_delta(&coll, &start, &cur, &delta))
+		goto cleanup;
+	rep.summary = true;
+	rep.timestamp = now(CLOCK_REALTIME);
+	rep.elapsed_s = rep.duration_s = now(CLOCK_MONOTONIC) - t_start;
+	err = emit(&opts, &rep, &delta, &names);
+	if (err && err != -EPIPE) {
+		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	ret = EXIT_OK;
+
+cleanup:
+	tdtrace__destroy(skel);
+	cpu_groups_close(&groups);
+	collector_free(&coll);
+	snapshot_free(&start);
+	snapshot_free(&prev);
+	snapshot_free(&cur);
+	snapshot_free(&delta);
+	cgroup_names_free(&names);
+	free(online);
+	free(pmu);
+	return ret;
+}
