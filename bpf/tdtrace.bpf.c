@@ -181,8 +181,8 @@ static __always_inline void charge_cgroup(u64 cgroup_id, const struct td_counts 
 	add_atomic(val, d);
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+/* Charge @prev with this CPU's counter deltas since the last charge here. */
+static __always_inline int account(struct task_struct *prev)
 {
 	struct td_cpu_totals *tot;
 	struct cpu_state *st;
@@ -223,6 +223,25 @@ int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_stru
 	charge_task(prev, cgroup_id, &d, tot);
 	charge_cgroup(cgroup_id, &d, tot);
 	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return account(prev);
+}
+
+/*
+ * Not attached: the loader runs it on each CPU (BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU, an IPI) at every interval boundary, so that the
+ * task running there is charged up to now, not only when it next switches
+ * out. A spinning task would otherwise land in whichever interval its
+ * slice ends in.
+ */
+SEC("raw_tp")
+int td_flush(void *ctx)
+{
+	return account(bpf_get_current_task_btf());
 }
 
 /* exec renames the process: keep the row's name current. */

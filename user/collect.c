@@ -31,6 +31,29 @@ int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals
 	return 0;
 }
 
+void collector_set_flush(struct collector *c, int flush_fd, const bool *cpus)
+{
+	c->flush_fd = flush_fd;
+	c->cpus = cpus;
+}
+
+/*
+ * Run td_flush on every counted CPU: an IPI there runs it in the context of
+ * whatever task is on that CPU, which is charged up to this moment.
+ */
+static int flush(struct collector *c)
+{
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (!c->cpus[cpu])
+			continue;
+		if (bpf_prog_test_run_opts(c->flush_fd, &opts))
+			return -errno;
+	}
+	return 0;
+}
+
 /*
  * Read a whole hash map with the batch API: one syscall per few thousand
  * entries instead of two per entry (matters with 10,000 tasks).
@@ -68,6 +91,11 @@ int collector_read(struct collector *c, struct snapshot *s)
 	__u32 zero = 0;
 	int err;
 
+	if (c->cpus) {
+		err = flush(c);
+		if (err)
+			return err;
+	}
 	err = read_hash(c->tasks_fd, c->task_keys, c->task_vals, sizeof(*c->task_keys),
 			sizeof(*c->task_vals), c->max_tasks, &nr_tasks);
 	if (err)

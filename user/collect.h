@@ -7,6 +7,8 @@
 
 struct collector {
 	int tasks_fd, cgroups_fd, totals_fd;
+	int flush_fd;	   /* td_flush program, run on each CPU before reading */
+	const bool *cpus;  /* CPUs to flush: those being counted */
 	int nr_cpus; /* possible CPUs: per-CPU map values come in this many copies */
 	unsigned int max_tasks, max_cgroups;
 	struct td_task_key *task_keys; /* batch lookup buffers, map-sized */
@@ -19,7 +21,10 @@ struct collector {
 int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals_fd,
 		   unsigned int max_tasks, unsigned int max_cgroups);
 
-/* Read every map into @s (sorted). Returns 0 or -errno. */
+/* Before each read, charge the tasks running on @cpus up to now with @flush_fd. */
+void collector_set_flush(struct collector *c, int flush_fd, const bool *cpus);
+
+/* Flush, then read every map into @s (sorted). Returns 0 or -errno. */
 int collector_read(struct collector *c, struct snapshot *s);
 
 void collector_free(struct collector *c);

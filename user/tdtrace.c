@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,27 +61,6 @@ static void sleep_until(double deadline)
 
 	/* Returns early with EINTR on SIGINT/SIGTERM: the loop checks `exiting`. */
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
-/*
- * A CPU's running task is charged only when it switches out. Visiting
- * each counted CPU forces a switch there, so that the summary includes
- * the slices still running at the end.
- */
-static void flush_cpus(const struct cpu_groups *g)
-{
-	cpu_set_t old, one;
-
-	if (sched_getaffinity(0, sizeof(old), &old))
-		return;
-	for (int cpu = 0; cpu < g->nr_cpus && cpu < CPU_SETSIZE; cpu++) {
-		if (cpu_groups_fd(g, cpu, 0) < 0)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);
-	}
-	sched_setaffinity(0, sizeof(old), &old);
 }
 
 static struct bpf_map *counter_map(struct tdtrace *skel, int role)
@@ -163,7 +141,7 @@ int main(int argc, char **argv)
 	struct options opts;
 	struct report rep;
 	char mount[4096];
-	bool *online = NULL;
+	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
 	double t_start, t_prev, t_end, deadline;
 	int err, ret = EXIT_FAIL;
 
@@ -180,8 +158,8 @@ int main(int argc, char **argv)
 
 	/* discover */
 	pmu = calloc(1, sizeof(*pmu));
-	online = calloc(PMU_MAX_CPUS, sizeof(*online));
-	if (!pmu || !online) {
+	cpus = calloc(PMU_MAX_CPUS, sizeof(*cpus));
+	if (!pmu || !cpus) {
 		fprintf(stderr, "tdtrace: out of memory\n");
 		goto cleanup;
 	}
@@ -226,17 +204,19 @@ int main(int argc, char **argv)
 
 	/* open */
 	if (!cs.software) {
-		memcpy(online, pmu->cpus, PMU_MAX_CPUS * sizeof(*online));
-	} else if (read_online_cpus(opts.sysfs_root, online, PMU_MAX_CPUS) <= 0) {
+		memcpy(cpus, pmu->cpus, PMU_MAX_CPUS * sizeof(*cpus));
+	} else if (read_online_cpus(opts.sysfs_root, cpus, PMU_MAX_CPUS) <= 0) {
 		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
 		goto cleanup;
 	}
-	err = cpu_groups_open(&groups, &cs, online, libbpf_num_possible_cpus(), stderr);
+	err = cpu_groups_open(&groups, &cs, cpus, libbpf_num_possible_cpus(), stderr);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
 			strerror(-err));
 		goto cleanup;
 	}
+	for (int cpu = 0; cpu < groups.nr_cpus; cpu++)
+		cpus[cpu] = cpu_groups_fd(&groups, cpu, 0) >= 0;
 
 	/* BPF: open -> configure -> load -> fill -> attach */
 	skel = tdtrace__open_opts(&open_opts);
@@ -267,6 +247,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
 		goto cleanup;
 	}
+	collector_set_flush(&coll, bpf_program__fd(skel->progs.td_flush), cpus);
 	err = tdtrace__attach(skel);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
@@ -326,8 +307,7 @@ int main(int argc, char **argv)
 			break;
 	}
 
-	/* Whole run: charge the running slices, stop the programs, read once more. */
-	flush_cpus(&groups);
+	/* Whole run: stop the programs, charge the running slices, read once more. */
 	tdtrace__detach(skel);
 	if (read_delta(&coll, &start, &cur, &delta))
 		goto cleanup;
@@ -350,7 +330,7 @@ cleanup:
 	snapshot_free(&cur);
 	snapshot_free(&delta);
 	cgroup_names_free(&names);
-	free(online);
+	free(cpus);
 	free(pmu);
 	return ret;
 }
