@@ -283,6 +283,27 @@ fail:
 }
 
 /* "<root>/<rel>" for messages, without "//" when root is "/". */
+int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size)
+{
+	size_t len = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int lo = 0; lo < max; lo++) {
+		int hi = lo;
+
+		if (!cpus[lo])
+			continue;
+		while (hi + 1 < max && cpus[hi + 1])
+			hi++;
+		len += snprintf(buf + len, len < size ? size - len : 0, hi > lo ? "%s%d-%d" : "%s%d",
+				n ? "," : "", lo, hi);
+		n += hi - lo + 1;
+		lo = hi;
+	}
+	return len < size ? n : -ENOSPC;
+}
+
 static void show_path(char *buf, size_t size, const char *root, const char *rel)
 {
 	size_t len = strlen(root);

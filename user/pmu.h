@@ -72,4 +72,7 @@ int pmu_encode_event(const char *text, const struct pmu_format *format, struct p
 /* Parse a cpu list ("0-3,8,10-11\n") into @cpus[0..max). Returns the count or -EINVAL. */
 int pmu_parse_cpu_list(const char *text, bool *cpus, int max);
 
+/* Format @cpus[0..max) as "0-3,8" into @buf. Returns the count, or -ENOSPC if cut short. */
+int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size);
+
 #endif /* TD_PMU_H */

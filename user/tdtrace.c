@@ -119,6 +119,29 @@ static int emit(const struct options *o, struct report *r, const struct snapshot
 	return 0;
 }
 
+/* Hybrid parts: the E-cores (cpu_atom) have no TopDown metrics. Say which CPUs go. */
+static void leave_out_uncovered(bool *cpus, const struct pmu_info *pmu)
+{
+	bool *left = calloc(PMU_MAX_CPUS, sizeof(*left));
+	char list[256];
+	int n = 0;
+
+	if (!left)
+		return;
+	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++) {
+		left[cpu] = cpus[cpu] && !pmu->cpus[cpu];
+		n += left[cpu];
+		cpus[cpu] = cpus[cpu] && pmu->cpus[cpu];
+	}
+	if (n) {
+		if (pmu_format_cpu_list(left, PMU_MAX_CPUS, list, sizeof(list)) < 0)
+			strcpy(list + sizeof(list) - 4, "...");
+		fprintf(stderr, "tdtrace: leaving out CPUs %s: not covered by PMU %s%s\n", list,
+			pmu->name, pmu->hybrid ? " (E-cores have no TopDown metrics)" : "");
+	}
+	free(left);
+}
+
 static void no_topdown_error(const struct pmu_info *pmu)
 {
 	fprintf(stderr, "tdtrace: no TopDown counters on this CPU (%s%s%s): %s; "
@@ -189,7 +212,7 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr,
 			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
-			"CONFIG_DEBUG_INFO_BTF=y (5.9 or later), or --btf FILE\n",
+			"CONFIG_DEBUG_INFO_BTF=y (5.10 or later), or --btf FILE\n",
 			opts.btf_path ? opts.btf_path : TD_KERNEL_BTF, strerror(-err));
 		goto cleanup;
 	}
@@ -202,13 +225,13 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	/* open */
-	if (!cs.software) {
-		memcpy(cpus, pmu->cpus, PMU_MAX_CPUS * sizeof(*cpus));
-	} else if (read_online_cpus(opts.sysfs_root, cpus, PMU_MAX_CPUS) <= 0) {
+	/* open: every online CPU, less those the TopDown PMU does not cover */
+	if (read_online_cpus(opts.sysfs_root, cpus, PMU_MAX_CPUS) <= 0) {
 		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
 		goto cleanup;
 	}
+	if (!cs.software)
+		leave_out_uncovered(cpus, pmu);
 	err = cpu_groups_open(&groups, &cs, cpus, libbpf_num_possible_cpus(), stderr);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",

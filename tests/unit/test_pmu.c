@@ -625,9 +625,34 @@ static void test_tree_cpuinfo(void **state)
 	free(info);
 }
 
+/* Formatting a cpu set and parsing it back gives the same set. */
+static void test_format_cpu_list(void **state)
+{
+	static const char *const lists[] = { "0", "0-3", "0-3,8", "1,3,5-7,16-23", "7" };
+	static bool cpus[64], back[64];
+	char buf[128];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		int n = pmu_parse_cpu_list(lists[i], cpus, 64);
+
+		assert_int_equal(pmu_format_cpu_list(cpus, 64, buf, sizeof(buf)), n);
+		assert_string_equal(buf, lists[i]);
+		assert_int_equal(pmu_parse_cpu_list(buf, back, 64), n);
+		assert_memory_equal(back, cpus, sizeof(cpus));
+	}
+	memset(cpus, 0, sizeof(cpus));
+	assert_int_equal(pmu_format_cpu_list(cpus, 64, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	/* Too small a buffer is reported, not silently cut. */
+	pmu_parse_cpu_list("0,2,4,6,8,10", cpus, 64);
+	assert_int_equal(pmu_format_cpu_list(cpus, 64, buf, 5), -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_cpu_list),
 		cmocka_unit_test(test_event_names),
 		cmocka_unit_test(test_icelake),
 		cmocka_unit_test(test_sapphirerapids),
