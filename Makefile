@@ -55,8 +55,8 @@ $(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -lcmocka -ljansson -o $@
 
-$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests/integration $< $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(OUTPUT)/user/cgroupfs.o | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(OUTPUT)/user/cgroupfs.o $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -lpthread -o $@
