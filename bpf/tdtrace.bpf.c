@@ -9,6 +9,7 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
 
@@ -17,6 +18,11 @@ char LICENSE[] SEC("license") = "GPL";
 /* Knobs set by the loader before load; the verifier prunes what they turn off. */
 const volatile int nr_counters = 1;
 const volatile bool per_thread = false;
+const volatile bool charge_tasks = true;   /* false with --per-cgroup */
+const volatile bool filter_pids = false;   /* -p or COMMAND: only td_traced_tgids */
+const volatile int nr_cgroup_filters = 0;  /* -c: only these cgroup subtrees */
+const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
+const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 
 /* One perf event array per counter role, indexed by CPU (see enum td_counter). */
 #define COUNTER_ARRAY(name)                                                                        \
@@ -73,6 +79,70 @@ struct {
 	__type(key, u64);
 	__type(value, struct td_counts);
 } td_cgroups SEC(".maps");
+
+/*
+ * -p and COMMAND: traced processes by tgid. The value is the process's
+ * start time, so that a reused PID does not match; 0 (set by the loader,
+ * which cannot see start times) is filled in at first sight.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, u32);
+	__type(value, u64);
+} td_traced_tgids SEC(".maps");
+
+/* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
+struct cgroup___pre61 {
+	int level;
+	u64 ancestor_ids[];
+} __attribute__((preserve_access_index));
+
+static __always_inline u64 cgroup_ancestor_id(struct cgroup *cg, int level)
+{
+	if (bpf_core_field_exists(cg->ancestors)) {
+		struct cgroup *a = BPF_CORE_READ(cg, ancestors[level]);
+
+		return a ? BPF_CORE_READ(a, kn, id) : 0;
+	}
+	return BPF_CORE_READ((struct cgroup___pre61 *)cg, ancestor_ids[level]);
+}
+
+/* Is @t's cgroup v2 one of the -c cgroups, or below one? */
+static __always_inline bool in_cgroup_filter(struct task_struct *t)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	int level = BPF_CORE_READ(cg, level);
+
+	for (int k = 0; k < TD_MAX_CGROUP_FILTERS; k++) {
+		if (k >= nr_cgroup_filters)
+			break;
+		if (level >= cgroup_filter_level[k] &&
+		    cgroup_ancestor_id(cg, cgroup_filter_level[k]) == cgroup_filter_id[k])
+			return true;
+	}
+	return false;
+}
+
+/* -c and -p together trace the intersection. */
+static __always_inline bool traced(struct task_struct *t)
+{
+	if (filter_pids) {
+		u64 start = t->group_leader->start_time;
+		u32 tgid = t->tgid;
+		u64 *want = bpf_map_lookup_elem(&td_traced_tgids, &tgid);
+
+		if (!want)
+			return false;
+		if (*want == 0)
+			*want = start;
+		else if (*want != start)
+			return false;
+	}
+	if (nr_cgroup_filters && !in_cgroup_filter(t))
+		return false;
+	return true;
+}
 
 static __always_inline int read_counter(void *array, int role, struct cpu_state *st,
 					struct bpf_perf_event_value *v)
@@ -181,8 +251,11 @@ static __always_inline void charge_cgroup(u64 cgroup_id, const struct td_counts 
 	add_atomic(val, d);
 }
 
-/* Charge @prev with this CPU's counter deltas since the last charge here. */
-static __always_inline int account(struct task_struct *prev)
+/*
+ * Charge @prev with this CPU's counter deltas since the last read here;
+ * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
+ */
+static __always_inline int account(struct task_struct *prev, bool prev_traced)
 {
 	struct td_cpu_totals *tot;
 	struct cpu_state *st;
@@ -216,11 +289,15 @@ static __always_inline int account(struct task_struct *prev)
 		return 0;
 	}
 
+	add_local(&tot->all, &d);
+	if (!prev_traced) {
+		add_local(&tot->untraced, &d);
+		return 0;
+	}
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
 	cgroup_id = prev->pid ? bpf_get_current_cgroup_id() : TD_IDLE_CGROUP_ID;
-
-	add_local(&tot->all, &d);
-	charge_task(prev, cgroup_id, &d, tot);
+	if (charge_tasks)
+		charge_task(prev, cgroup_id, &d, tot);
 	charge_cgroup(cgroup_id, &d, tot);
 	return 0;
 }
@@ -228,7 +305,18 @@ static __always_inline int account(struct task_struct *prev)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return account(prev);
+	bool prev_traced;
+
+	if (!filter_pids && !nr_cgroup_filters)
+		return account(prev, true);
+	/*
+	 * Between two untraced tasks read nothing: the next read, when a
+	 * traced task comes in, charges the gap to the untraced bucket.
+	 */
+	prev_traced = traced(prev);
+	if (!prev_traced && !traced(next))
+		return 0;
+	return account(prev, prev_traced);
 }
 
 /*
@@ -241,7 +329,27 @@ int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_stru
 SEC("raw_tp")
 int td_flush(void *ctx)
 {
-	return account(bpf_get_current_task_btf());
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return account(t, traced(t));
+}
+
+/* -p and COMMAND follow new processes (threads share the tgid already). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(td_fork, struct task_struct *parent, struct task_struct *child)
+{
+	u32 ctgid = child->tgid, zero = 0;
+	u64 start = child->start_time;
+
+	if (!filter_pids || child->pid != ctgid || !traced(parent))
+		return 0;
+	if (bpf_map_update_elem(&td_traced_tgids, &ctgid, &start, BPF_ANY)) {
+		struct td_cpu_totals *tot = bpf_map_lookup_elem(&td_totals, &zero);
+
+		if (tot)
+			tot->follow_drops++;
+	}
+	return 0;
 }
 
 /* exec renames the process: keep the row's name current. */

@@ -57,18 +57,24 @@ struct td_task_val {
 /* The idle tasks (pid 0) are charged to this pseudo cgroup id. */
 #define TD_IDLE_CGROUP_ID 0
 
+/* -c PATH: at most this many cgroup subtrees. */
+#define TD_MAX_CGROUP_FILTERS 8
+
 /*
- * Per-CPU bookkeeping kept by the BPF program. The conservation invariant:
- *   sum(task entries) + task_overflow == all == sum(cgroup entries) + cgroup_overflow
- * summed over CPUs, once the program is detached.
+ * Per-CPU bookkeeping kept by the BPF program. The conservation invariant,
+ * summed over CPUs, once the programs are detached:
+ *   sum(task entries) + task_overflow + untraced == all
+ *   sum(cgroup entries) + cgroup_overflow + untraced == all
  */
 struct td_cpu_totals {
-	struct td_counts all;		  /* every charged slice on this CPU */
+	struct td_counts all;		  /* every delta read on this CPU */
+	struct td_counts untraced;	  /* slices of tasks outside -c/-p/COMMAND */
 	struct td_counts task_overflow;	  /* task map was full */
 	struct td_counts cgroup_overflow; /* cgroup map was full */
 	__u64 task_drops;		  /* slices that went to task_overflow */
 	__u64 cgroup_drops;		  /* slices that went to cgroup_overflow */
 	__u64 read_errors;		  /* failed counter reads (slice not charged) */
+	__u64 follow_drops;		  /* forks not followed: traced-process map full */
 };
 
 #endif /* TDTRACE_H */

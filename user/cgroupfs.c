@@ -65,7 +65,12 @@ int cgroup_names_init(struct cgroup_names *n, const char *mount)
 {
 	memset(n, 0, sizeof(*n));
 	if (mount) {
-		n->mount = strdup(mount);
+		size_t len = strlen(mount);
+
+		/* "/sys/fs/cgroup/" and "/sys/fs/cgroup" must name cgroups alike. */
+		while (len > 1 && mount[len - 1] == '/')
+			len--;
+		n->mount = strndup(mount, len);
 		if (!n->mount)
 			return -ENOMEM;
 	}

@@ -80,6 +80,8 @@ void td_decode(const struct td_counts *c, int level, struct td_metrics *m)
 	}
 }
 
+_Static_assert(sizeof(struct td_counts) % sizeof(__u64) == 0, "td_counts: __u64 only");
+
 void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out)
 {
 	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;

@@ -3,6 +3,7 @@
  * Command line parsing. getopt_long rather than argp: argp's errors take two
  * lines, and we want exactly one that names the option and what to do.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -14,7 +15,7 @@
 #define TDTRACE_VERSION "0.1"
 
 static const char usage_text[] =
-	"Usage: tdtrace [OPTION...]\n"
+	"Usage: tdtrace [OPTION...] [-- COMMAND [ARG...]]\n"
 	"Live Top-down Microarchitecture Analysis (TopDown) per process and per cgroup,\n"
 	"attributed at every context switch by a BPF program reading the CPU's SLOTS\n"
 	"and TopDown metric counters.\n"
@@ -26,6 +27,24 @@ static const char usage_text[] =
 	"  -s, --software          count CPU time with cpu-clock instead of TopDown\n"
 	"                          (works without a hardware PMU; no TopDown ratios)\n"
 	"  -t, --per-thread        one row per thread instead of per process\n"
+	"\n"
+	"Targets (default: every task on the machine):\n"
+	"  -c, --cgroup=PATH       only tasks in this cgroup v2 subtree (repeatable, up\n"
+	"                          to 8); PATH is absolute, or relative to the cgroup2\n"
+	"                          mount (as in /proc/PID/cgroup)\n"
+	"  -p, --pid=PID[,PID...]  only these processes, all their threads, and the\n"
+	"                          processes they start after tdtrace does\n"
+	"      --no-children       with -p or COMMAND: don't follow new processes\n"
+	"  -- COMMAND [ARG...]     run COMMAND, trace it and its descendants, print the\n"
+	"                          summary when it exits, and exit with its status\n"
+	"                          -c and -p together trace the intersection.\n"
+	"\n"
+	"Rows:\n"
+	"      --per-cgroup        cgroup rows only, no process rows\n"
+	"      --depth=N           roll cgroups up to their ancestor N levels below\n"
+	"                          the root (0 = root only)\n"
+	"      --containers        name cgroup rows by container (docker, containerd,\n"
+	"                          Kubernetes, CRI-O, podman, LXC) or systemd unit\n"
 	"      --probe             print what this machine supports, and exit\n"
 	"      --btf=FILE          kernel BTF for CO-RE (default /sys/kernel/btf/vmlinux)\n"
 	"      --max-tasks=N       task map size (default 10240); more go to overflow\n"
@@ -39,10 +58,15 @@ static const char usage_text[] =
 	"  sudo tdtrace -I 5000 -n 20       # every 5 s, top 20 rows\n"
 	"  sudo tdtrace -d 10 --json > td.jsonl   # 10 s of JSON lines\n"
 	"  sudo tdtrace --software          # CPU time per process/cgroup, no PMU needed\n"
+	"  sudo tdtrace -c system.slice/docker-0123abcd.scope   # one container\n"
+	"  sudo tdtrace --containers --per-cgroup               # every container\n"
+	"  sudo tdtrace -p 1234 -t          # one process, a row per thread\n"
+	"  sudo tdtrace -- make -j8         # a command and its children, like perf stat\n"
 	"  tdtrace --probe                  # does this machine have TopDown counters?\n"
 	"\n"
-	"Exit status: 0 success; 1 runtime failure (privileges, BTF, counters);\n"
-	"2 bad command line, or no TopDown PMU and no --software.\n"
+	"Exit status: 0 success; 1 runtime failure (privileges, BTF, counters, a\n"
+	"target that does not exist, a COMMAND that cannot run); 2 bad command line,\n"
+	"or no TopDown PMU and no --software. With COMMAND: the command's status.\n"
 	"Needs root, or CAP_BPF and CAP_PERFMON. Diagnostics go to stderr, data to stdout.\n";
 
 enum {
@@ -51,6 +75,10 @@ enum {
 	OPT_MAX_TASKS,
 	OPT_MAX_CGROUPS,
 	OPT_SYSFS_ROOT,
+	OPT_NO_CHILDREN,
+	OPT_PER_CGROUP,
+	OPT_DEPTH,
+	OPT_CONTAINERS,
 };
 
 static const struct option long_options[] = {
@@ -64,6 +92,12 @@ static const struct option long_options[] = {
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "max-cgroups", required_argument, NULL, OPT_MAX_CGROUPS },
+	{ "cgroup", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "per-cgroup", no_argument, NULL, OPT_PER_CGROUP },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "containers", no_argument, NULL, OPT_CONTAINERS },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT }, /* undocumented: tests */
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -77,7 +111,8 @@ static int parse_uint(const char *s, unsigned long min, unsigned long max, unsig
 	unsigned long v;
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	/* strtoul would skip any white space and take a sign: allow digits only. */
+	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtoul(s, &end, 10);
@@ -92,7 +127,8 @@ static int parse_seconds(const char *s, double *out)
 	double v;
 	char *end;
 
-	if (!*s || *s == ' ')
+	/* Plain decimal only: strtod would also take white space, hex, "inf". */
+	if (!*s || s[strspn(s, "0123456789.eE+-")] || !(isdigit((unsigned char)*s) || *s == '.'))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -102,9 +138,32 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+/* "1,22,333": each a PID > 0; appended to o->pids. */
+static int parse_pids(const char *s, struct options *o)
+{
+	const char *p = s;
+
+	do {
+		unsigned long v;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v == 0 || v > INT_MAX || (*end && *end != ','))
+			return -EINVAL;
+		if (o->nr_pids == TD_MAX_PIDS)
+			return -E2BIG;
+		o->pids[o->nr_pids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	return p[-1] == ',' ? -EINVAL : 0;
+}
+
 enum options_result options_parse(int argc, char **argv, struct options *o, FILE *out, FILE *err)
 {
-	const char *bad = NULL, *what = NULL;
+	const char *bad = NULL, *what = NULL, *last_optarg = NULL;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -113,10 +172,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	o->sysfs_root = "/";
 	o->max_tasks = 10240;
 	o->max_cgroups = 4096;
+	o->depth = -1;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xj" */
 	opterr = 0; /* we print our own one-line errors */
-	while ((c = getopt_long(argc, argv, ":I:d:n:jstvhV", long_options, NULL)) != -1) {
+	/* '+': stop at the first non-option, so COMMAND's own options stay its own. */
+	while ((c = getopt_long(argc, argv, "+:I:d:n:jstc:p:vhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (parse_uint(optarg, 1, 3600000, &o->interval_ms))
@@ -142,6 +203,35 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 		case 'v':
 			o->verbose = true;
 			break;
+		case 'c':
+			if (!*optarg)
+				bad = "--cgroup", what = "a cgroup path";
+			else if (o->nr_cgroups == TD_MAX_CGROUP_FILTERS)
+				bad = "--cgroup", what = "at most 8 cgroups";
+			else
+				o->cgroups[o->nr_cgroups++] = optarg;
+			break;
+		case 'p':
+			if (parse_pids(optarg, o))
+				bad = "--pid", what = "process ids > 0, separated by commas (at most 1024)";
+			break;
+		case OPT_NO_CHILDREN:
+			o->no_children = true;
+			break;
+		case OPT_PER_CGROUP:
+			o->per_cgroup = true;
+			break;
+		case OPT_CONTAINERS:
+			o->containers = true;
+			break;
+		case OPT_DEPTH: {
+			unsigned int depth;
+
+			if (parse_uint(optarg, 0, 64, &depth))
+				bad = "--depth", what = "a depth from 0 to 64";
+			o->depth = depth;
+			break;
+		}
 		case OPT_PROBE:
 			o->probe = true;
 			break;
@@ -174,13 +264,20 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 				argv[optind - 1]);
 			return OPTIONS_BAD;
 		default:
-			/* optopt names an unknown short option; for a long one it is 0. */
-			if (optopt)
+			/*
+			 * A long option ("--bogus", or "--json=1" given a value it does
+			 * not take) is named as written, up to '='; a short one by optopt.
+			 */
+			if (!strncmp(argv[optind - 1], "--", 2)) {
+				const char *arg = argv[optind - 1];
+
+				fprintf(err, "tdtrace: unknown option, or one that takes no value: "
+					     "'%.*s' (see tdtrace --help)\n",
+					(int)strcspn(arg, "="), arg);
+			} else {
 				fprintf(err, "tdtrace: unknown option '-%c' (see tdtrace --help)\n",
 					optopt);
-			else
-				fprintf(err, "tdtrace: unknown option '%s' (see tdtrace --help)\n",
-					argv[optind - 1]);
+			}
 			return OPTIONS_BAD;
 		}
 		if (bad) {
@@ -188,10 +285,28 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 				what);
 			return OPTIONS_BAD;
 		}
+		last_optarg = optarg;
 	}
-	if (optind < argc) {
-		fprintf(err, "tdtrace: unexpected argument '%s' (see tdtrace --help)\n",
+	/* A COMMAND must follow "--", so that a stray word is never run. */
+	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--") &&
+	    argv[optind - 1] != last_optarg) {
+		o->command = &argv[optind];
+	} else if (optind < argc) {
+		fprintf(err,
+			"tdtrace: unexpected argument '%s' (to trace a command, put it after --)\n",
 			argv[optind]);
+		return OPTIONS_BAD;
+	}
+	if (o->per_thread && o->per_cgroup) {
+		fprintf(err, "tdtrace: --per-thread and --per-cgroup conflict: choose one\n");
+		return OPTIONS_BAD;
+	}
+	if (o->no_children && !o->nr_pids && !o->command) {
+		fprintf(err, "tdtrace: --no-children needs -p or a COMMAND\n");
+		return OPTIONS_BAD;
+	}
+	if (o->command && o->nr_pids) {
+		fprintf(err, "tdtrace: -p and a COMMAND conflict: choose one\n");
 		return OPTIONS_BAD;
 	}
 	return OPTIONS_RUN;

@@ -5,6 +5,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "tdtrace.h"
+
+#define TD_MAX_PIDS 1024
 
 /* Exit codes, documented in the README and --help. */
 #define EXIT_OK 0
@@ -24,6 +29,19 @@ struct options {
 	const char *sysfs_root; /* "/" unless --sysfs-root (tests) */
 	unsigned int max_tasks;
 	unsigned int max_cgroups;
+
+	/* targets: -c and -p together mean the intersection */
+	const char *cgroups[TD_MAX_CGROUP_FILTERS]; /* -c, as given */
+	int nr_cgroups;
+	pid_t pids[TD_MAX_PIDS]; /* -p */
+	int nr_pids;
+	bool no_children; /* -p/COMMAND: don't follow new processes */
+	char **command;	  /* after --, NULL-terminated; NULL if none */
+
+	/* rows */
+	bool per_cgroup;  /* cgroup rows only */
+	bool containers;  /* name cgroup rows by container */
+	int depth;	  /* --depth: roll cgroups up to this depth; -1 = no limit */
 };
 
 enum options_result {

@@ -4,9 +4,13 @@
 #include <time.h>
 #include "report.h"
 
-/* Level 2 columns in enum td_l2 order, under their L1 parent. */
+/* Level 2 columns, children under their L1 parent in the FE, BAD, BE, RET order. */
+static const int l2_order[TD_NR_L2] = {
+	TD_L2_FETCH_LAT, TD_L2_FETCH_BW,   TD_L2_BR_MISPREDICT, TD_L2_MACHINE_CLEARS,
+	TD_L2_MEM_BOUND, TD_L2_CORE_BOUND, TD_L2_HEAVY_OPS,	TD_L2_LIGHT_OPS,
+};
 static const char *const l2_heads[TD_NR_L2] = {
-	"RT.HVY", "RT.LGT", "BS.BRM", "BS.MCL", "FE.LAT", "FE.BW", "BE.MEM", "BE.CORE",
+	"FE.LAT", "FE.BW", "BS.BRM", "BS.MCL", "BE.MEM", "BE.CORE", "RT.HVY", "RT.LGT",
 };
 
 /*
@@ -73,7 +77,7 @@ static void print_header(FILE *f, const struct report *r)
 				100 * r->system.l1[TD_L1_BE_BOUND], 100 * r->system.l1[TD_L1_RETIRING]);
 	}
 	if (r->system.multiplexed)
-		fprintf(f, "  [multiplexed: counted %.0f%% of the time, scaled]",
+		fprintf(f, "  [multiplexed: counted %.1f%% of the time, scaled]",
 			100.0 / r->system.scale);
 	if (r->totals->task_drops || r->totals->cgroup_drops)
 		fprintf(f, "  [map full: %llu task and %llu cgroup slices in overflow]",
@@ -124,15 +128,9 @@ static void print_metrics(FILE *f, const struct report *r, const struct row *row
 	fprintf(f, " %8.1f %8.1f %8.1f %8.1f", 100 * m->l1[TD_L1_FE_BOUND],
 		100 * m->l1[TD_L1_BAD_SPEC], 100 * m->l1[TD_L1_BE_BOUND],
 		100 * m->l1[TD_L1_RETIRING]);
-	if (r->counters->level >= 2) {
-		/* Children under their parents, in the FE, BAD, BE, RET order above. */
-		static const int order[TD_NR_L2] = {
-			TD_L2_FETCH_LAT,   TD_L2_FETCH_BW,   TD_L2_BR_MISPREDICT, TD_L2_MACHINE_CLEARS,
-			TD_L2_MEM_BOUND,   TD_L2_CORE_BOUND, TD_L2_HEAVY_OPS,     TD_L2_LIGHT_OPS,
-		};
+	if (r->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
-			fprintf(f, " %7.1f", 100 * m->l2[order[i]]);
-	}
+			fprintf(f, " %7.1f", 100 * m->l2[l2_order[i]]);
 }
 
 static void print_tasks(FILE *f, const struct report *r, unsigned int top)

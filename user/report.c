@@ -8,9 +8,9 @@
 static int cmp_slots_desc(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	__u64 sx = x->c->count[TD_SLOTS], sy = y->c->count[TD_SLOTS];
 
-	return sx > sy ? -1 : sx < sy;
+	/* The scaled value, as shown: multiplexed rows are scaled up. */
+	return x->m.slots > y->m.slots ? -1 : x->m.slots < y->m.slots;
 }
 
 int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names)

@@ -63,25 +63,26 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* struct td_cpu_totals is all __u64 counters: walk it as an array, so no field is forgotten. */
+_Static_assert(sizeof(struct td_cpu_totals) % sizeof(__u64) == 0, "td_cpu_totals: __u64 only");
+
 void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 		struct td_cpu_totals *out)
 {
-	td_counts_sub(&a->all, &b->all, &out->all);
-	td_counts_sub(&a->task_overflow, &b->task_overflow, &out->task_overflow);
-	td_counts_sub(&a->cgroup_overflow, &b->cgroup_overflow, &out->cgroup_overflow);
-	out->task_drops = a->task_drops - b->task_drops;
-	out->cgroup_drops = a->cgroup_drops - b->cgroup_drops;
-	out->read_errors = a->read_errors - b->read_errors;
+	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;
+	__u64 *po = (__u64 *)out;
+
+	for (size_t i = 0; i < sizeof(*a) / sizeof(__u64); i++)
+		po[i] = pa[i] >= pb[i] ? pa[i] - pb[i] : 0;
 }
 
 void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t)
 {
-	td_counts_add(&acc->all, &t->all);
-	td_counts_add(&acc->task_overflow, &t->task_overflow);
-	td_counts_add(&acc->cgroup_overflow, &t->cgroup_overflow);
-	acc->task_drops += t->task_drops;
-	acc->cgroup_drops += t->cgroup_drops;
-	acc->read_errors += t->read_errors;
+	const __u64 *pt = (const __u64 *)t;
+	__u64 *pa = (__u64 *)acc;
+
+	for (size_t i = 0; i < sizeof(*t) / sizeof(__u64); i++)
+		pa[i] += pt[i];
 }
 
 int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struct snapshot *delta)

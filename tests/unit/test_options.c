@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for user/options.h: defaults, every option, one-line errors
+ * for bad values, --help/--version, and parsing twice in one process.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/* An argv for options_parse: "tdtrace" first, NULL last. */
+#define ARGV(...) ((char *[]){"tdtrace", __VA_ARGS__, NULL})
+
+struct parsed {
+	enum options_result res;
+	struct options o;
+	char *out, *err;
+	size_t out_len, err_len;
+};
+
+static int argv_count(char **argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
+/*
+ * The buffers of the one live struct parsed, freed by the teardown if a
+ * failed assertion left the test before parsed_free().
+ */
+static char *pending_out, *pending_err;
+
+/* Parse @argv with out and err captured in memory. */
+static void parse(struct parsed *p, char **argv)
+{
+	FILE *out, *err;
+
+	memset(p, 0, sizeof(*p));
+	out = open_memstream(&p->out, &p->out_len);
+	err = open_memstream(&p->err, &p->err_len);
+	assert_non_null(out);
+	assert_non_null(err);
+	/* Garbage that options_parse must overwrite. */
+	memset(&p->o, 0x5a, sizeof(p->o));
+	p->res = options_parse(argv_count(argv), argv, &p->o, out, err);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(fclose(err), 0);
+	pending_out = p->out;
+	pending_err = p->err;
+}
+
+static void parsed_free(struct parsed *p)
+{
+	free(p->out);
+	free(p->err);
+	p->out = p->err = NULL;
+	pending_out = pending_err = NULL;
+}
+
+static int free_pending(void **state)
+{
+	(void)state;
+	free(pending_out);
+	free(pending_err);
+	pending_out = pending_err = NULL;
+	return 0;
+}
+
+/* Parsed and accepted, nothing printed anywhere. */
+static void parse_ok(struct parsed *p, char **argv)
+{
+	parse(p, argv);
+	if (p->res != OPTIONS_RUN || p->err_len || p->out_len)
+		fail_msg("%s ...: result %d, err '%s', out '%s'", argv[1] ? argv[1] : "(none)",
+			 p->res, p->err, p->out);
+}
+
+static void assert_defaults_except(const struct options *o, const char *except)
+{
+	if (!strstr(except, "interval"))
+		assert_int_equal(o->interval_ms, 1000);
+	if (!strstr(except, "duration"))
+		assert_true(o->duration_s == 0);
+	if (!strstr(except, "top"))
+		assert_int_equal(o->top, 10);
+	if (!strstr(except, "json"))
+		assert_false(o->json);
+	if (!strstr(except, "software"))
+		assert_false(o->software);
+	if (!strstr(except, "per_thread"))
+		assert_false(o->per_thread);
+	if (!strstr(except, "probe"))
+		assert_false(o->probe);
+	if (!strstr(except, "verbose"))
+		assert_false(o->verbose);
+	if (!strstr(except, "btf"))
+		assert_null(o->btf_path);
+	if (!strstr(except, "sysfs"))
+		assert_string_equal(o->sysfs_root, "/");
+	if (!strstr(except, "max_tasks"))
+		assert_int_equal(o->max_tasks, 10240);
+	if (!strstr(except, "max_cgroups"))
+		assert_int_equal(o->max_cgroups, 4096);
+}
+
+/*
+ * getopt keeps hidden state between calls. Start each test from a fresh
+ * state so that one failure cannot spill into the next test; the
+ * parse-twice tests below make their two calls back to back on purpose.
+ */
+static int reset_getopt(void **state)
+{
+	char *argv[] = {"reset", NULL};
+
+	(void)state;
+	optind = 0;
+	opterr = 0;
+	while (getopt(1, argv, "") != -1)
+		;
+	return 0;
+}
+
+static void test_defaults(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, (char *[]){"tdtrace", NULL});
+	assert_defaults_except(&p.o, "");
+	parsed_free(&p);
+}
+
+static void test_interval_forms(void **state)
+{
+	static const char *const forms[][3] = {
+		{"-I", "500"},	    {"-I500"},	     {"--interval", "500"},
+		{"--interval=500"}, {"--inter=500"}, /* unique prefix */
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char *argv[] = {"tdtrace", (char *)forms[i][0], (char *)forms[i][1], NULL};
+
+		parse_ok(&p, argv);
+		assert_int_equal(p.o.interval_ms, 500);
+		assert_defaults_except(&p.o, "interval");
+		parsed_free(&p);
+	}
+	/* The bounds themselves are valid. */
+	parse_ok(&p, ARGV("-I", "1"));
+	assert_int_equal(p.o.interval_ms, 1);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-I", "3600000"));
+	assert_int_equal(p.o.interval_ms, 3600000);
+	parsed_free(&p);
+}
+
+static void test_duration(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("-d", "10"));
+	assert_true(p.o.duration_s == 10.0);
+	assert_defaults_except(&p.o, "duration");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--duration=0.25"));
+	assert_true(p.o.duration_s == 0.25);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-d2.5"));
+	assert_true(p.o.duration_s == 2.5);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--duration", "1e3"));
+	assert_true(p.o.duration_s == 1000.0);
+	parsed_free(&p);
+}
+
+static void test_top(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("-n", "20"));
+	assert_int_equal(p.o.top, 20);
+	assert_defaults_except(&p.o, "top");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--top=1"));
+	assert_int_equal(p.o.top, 1);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--top", "3"));
+	assert_int_equal(p.o.top, 3);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-n7"));
+	assert_int_equal(p.o.top, 7);
+	parsed_free(&p);
+}
+
+static void test_flags(void **state)
+{
+	static const struct {
+		const char *arg;
+		const char *field;
+	} flags[] = {
+		{"-j", "json"},	      {"--json", "json"},
+		{"-s", "software"},   {"--software", "software"},
+		{"-t", "per_thread"}, {"--per-thread", "per_thread"},
+		{"-v", "verbose"},    {"--verbose", "verbose"},
+		{"--probe", "probe"},
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		char *argv[] = {"tdtrace", (char *)flags[i].arg, NULL};
+		const struct options *o = &p.o;
+		bool set;
+
+		parse_ok(&p, argv);
+		if (!strcmp(flags[i].field, "json"))
+			set = o->json;
+		else if (!strcmp(flags[i].field, "software"))
+			set = o->software;
+		else if (!strcmp(flags[i].field, "per_thread"))
+			set = o->per_thread;
+		else if (!strcmp(flags[i].field, "verbose"))
+			set = o->verbose;
+		else
+			set = o->probe;
+		if (!set)
+			fail_msg("%s did not set %s", flags[i].arg, flags[i].field);
+		assert_defaults_except(o, flags[i].field);
+		parsed_free(&p);
+	}
+
+	/* Short flags cluster. */
+	parse_ok(&p, ARGV("-jstv"));
+	assert_true(p.o.json && p.o.software && p.o.per_thread && p.o.verbose);
+	assert_false(p.o.probe);
+	parsed_free(&p);
+}
+
+static void test_paths_and_sizes(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("--btf", "/tmp/vmlinux"));
+	assert_string_equal(p.o.btf_path, "/tmp/vmlinux");
+	assert_defaults_except(&p.o, "btf");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--btf=/x"));
+	assert_string_equal(p.o.btf_path, "/x");
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("--sysfs-root", "tests/fixtures/sysfs/vm"));
+	assert_string_equal(p.o.sysfs_root, "tests/fixtures/sysfs/vm");
+	assert_defaults_except(&p.o, "sysfs");
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("--max-tasks", "16"));
+	assert_int_equal(p.o.max_tasks, 16);
+	assert_defaults_except(&p.o, "max_tasks");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--max-tasks=4000000"));
+	assert_int_equal(p.o.max_tasks, 4000000);
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("--max-cgroups", "16"));
+	assert_int_equal(p.o.max_cgroups, 16);
+	assert_defaults_except(&p.o, "max_cgroups");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--max-cgroups=1000000"));
+	assert_int_equal(p.o.max_cgroups, 1000000);
+	parsed_free(&p);
+}
+
+static void test_all_together(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p,
+		 ARGV("-I", "250", "--duration=3", "-n", "5", "--json", "-s", "-t", "--probe", "-v",
+		      "--btf=/b", "--sysfs-root=/r", "--max-tasks=100", "--max-cgroups", "200"));
+	assert_int_equal(p.o.interval_ms, 250);
+	assert_true(p.o.duration_s == 3.0);
+	assert_int_equal(p.o.top, 5);
+	assert_true(p.o.json && p.o.software && p.o.per_thread && p.o.probe && p.o.verbose);
+	assert_string_equal(p.o.btf_path, "/b");
+	assert_string_equal(p.o.sysfs_root, "/r");
+	assert_int_equal(p.o.max_tasks, 100);
+	assert_int_equal(p.o.max_cgroups, 200);
+	parsed_free(&p);
+
+	/* The last of a repeated option wins. */
+	parse_ok(&p, ARGV("-I", "5", "-I", "6"));
+	assert_int_equal(p.o.interval_ms, 6);
+	parsed_free(&p);
+}
+
+/* One bad command line, and what its error line must name. */
+struct bad_case {
+	const char *args[3];
+	const char *names;
+};
+
+static const struct bad_case bad_cases[] = {
+	{{"-I", "0"}, "--interval"},
+	{{"-I", "3600001"}, "--interval"},
+	{{"-I", "abc"}, "--interval"},
+	{{"-I", "10x"}, "--interval"},
+	{{"-I", ""}, "--interval"},
+	{{"-I", "-5"}, "--interval"},
+	{{"-I", " 5"}, "--interval"},
+	{{"-I", "\t5"}, "--interval"},
+	{{"-I", "+5"}, "--interval"},
+	{{"-I", "99999999999999999999"}, "--interval"},
+	{{"--interval=5 "}, "--interval"},
+	{{"--top", "0"}, "--top"},
+	{{"--top", "-3"}, "--top"},
+	{{"-n", "1.5"}, "--top"},
+	{{"-n", "100001"}, "--top"},
+	{{"-d", "0"}, "--duration"},
+	{{"-d", "-1"}, "--duration"},
+	{{"-d", "abc"}, "--duration"},
+	{{"-d", "nan"}, "--duration"},
+	{{"-d", "inf"}, "--duration"},
+	{{"-d", "1e9"}, "--duration"},
+	{{"-d", ""}, "--duration"},
+	{{"-d", "\t5"}, "--duration"},
+	{{"-d", "5s"}, "--duration"},
+	{{"--max-tasks", "15"}, "--max-tasks"},
+	{{"--max-tasks", "4000001"}, "--max-tasks"},
+	{{"--max-cgroups", "0"}, "--max-cgroups"},
+	{{"--max-cgroups", "1000001"}, "--max-cgroups"},
+	{{"--btf", ""}, "--btf"},
+	{{"--btf="}, "--btf"},
+	{{"--sysfs-root", ""}, "--sysfs-root"},
+	{{"--bogus"}, "--bogus"},
+	{{"-x"}, "-x"},
+	{{"-jx"}, "-x"},
+	{{"-I"}, "-I"},
+	{{"--interval"}, "--interval"},
+	{{"--json=1"}, "--json"},
+	{{"--probe=1"}, "--probe"},
+	{{"foo"}, "foo"},
+	{{"-j", "foo"}, "foo"},
+};
+
+/* Why @p is not the one-line error that @c asks for, or NULL if it is. */
+static const char *bad_case_problem(const struct bad_case *c, const struct parsed *p)
+{
+	const char *nl = memchr(p->err, '\n', p->err_len);
+
+	if (p->res != OPTIONS_BAD)
+		return "not OPTIONS_BAD";
+	if (p->out_len)
+		return "printed to out";
+	if (strlen(p->err) != p->err_len)
+		return "NUL byte in the error";
+	if (strncmp(p->err, "tdtrace: ", 9))
+		return "error does not start with 'tdtrace: '";
+	if (!nl || nl != p->err + p->err_len - 1)
+		return "error is not exactly one line";
+	if (!strstr(p->err, c->names))
+		return "error does not name the option";
+	return NULL;
+}
+
+/* Every case is checked; the failures are listed together at the end. */
+static void test_bad_values(void **state)
+{
+	int failures = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		char *argv[] = {"tdtrace", (char *)c->args[0], (char *)c->args[1],
+				(char *)c->args[2], NULL};
+		const char *problem;
+		struct parsed p;
+
+		reset_getopt(NULL);
+		parse(&p, argv);
+		problem = bad_case_problem(c, &p);
+		if (problem) {
+			print_error("bad_cases[%zu] {\"%s\", \"%s\"}: %s (result %d, err \"%s\")\n",
+				    i, c->args[0], c->args[1] ? c->args[1] : "", problem, p.res,
+				    p.err);
+			failures++;
+		}
+		parsed_free(&p);
+	}
+	if (failures)
+		fail_msg("%d bad command lines were not refused as expected", failures);
+}
+
+/* The value that was refused is quoted in the error. */
+static void test_bad_value_quoted(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p, ARGV("-I", "10x"));
+	assert_int_equal(p.res, OPTIONS_BAD);
+	assert_non_null(strstr(p.err, "'10x'"));
+	parsed_free(&p);
+}
+
+static void test_help(void **state)
+{
+	static const char *const helps[] = {"--help", "-h"};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		parse(&p, (char *[]){"tdtrace", (char *)helps[i], NULL});
+		assert_int_equal(p.res, OPTIONS_DONE);
+		assert_int_equal(p.err_len, 0);
+		assert_non_null(strstr(p.out, "Usage:"));
+		assert_non_null(strstr(p.out, "Examples:"));
+		/* Every long option is documented, except the test-only one. */
+		assert_non_null(strstr(p.out, "--interval"));
+		assert_non_null(strstr(p.out, "--max-cgroups"));
+		assert_non_null(strstr(p.out, "--software"));
+		parsed_free(&p);
+	}
+	/* --help wins over the options after it. */
+	parse(&p, ARGV("--help", "-I", "0"));
+	assert_int_equal(p.res, OPTIONS_DONE);
+	assert_int_equal(p.err_len, 0);
+	parsed_free(&p);
+}
+
+static void test_version(void **state)
+{
+	static const char *const versions[] = {"--version", "-V"};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		parse(&p, (char *[]){"tdtrace", (char *)versions[i], NULL});
+		assert_int_equal(p.res, OPTIONS_DONE);
+		assert_int_equal(p.err_len, 0);
+		assert_true(p.out_len > 0);
+		assert_int_equal(strncmp(p.out, "tdtrace ", 8), 0);
+		/* One line. */
+		assert_ptr_equal(strchr(p.out, '\n'), p.out + p.out_len - 1);
+		parsed_free(&p);
+	}
+}
+
+/* Two full parses back to back: the second sees only its own argv. */
+static void test_parse_twice(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("-j", "-I", "5", "--top=3"));
+	assert_true(p.o.json);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-n", "4"));
+	assert_int_equal(p.o.top, 4);
+	assert_defaults_except(&p.o, "top");
+	parsed_free(&p);
+	parse_ok(&p, (char *[]){"tdtrace", NULL});
+	assert_defaults_except(&p.o, "");
+	parsed_free(&p);
+}
+
+/* After an error in the middle of "-xj", the next parse must not see the 'j'. */
+static void test_parse_twice_after_error(void **state)
+{
+	char *first[] = {"tdtrace", "-xj", NULL};
+	struct parsed p;
+
+	(void)state;
+	parse(&p, first);
+	assert_int_equal(p.res, OPTIONS_BAD);
+	parsed_free(&p);
+	parse(&p, (char *[]){"tdtrace", NULL});
+	assert_int_equal(p.res, OPTIONS_RUN);
+	assert_int_equal(p.err_len, 0);
+	assert_defaults_except(&p.o, "");
+	parsed_free(&p);
+}
+
+/* Same after --help in the middle of "-hj". */
+static void test_parse_twice_after_help(void **state)
+{
+	char *first[] = {"tdtrace", "-hj", NULL};
+	struct parsed p;
+
+	(void)state;
+	parse(&p, first);
+	assert_int_equal(p.res, OPTIONS_DONE);
+	parsed_free(&p);
+	parse(&p, ARGV("-I", "7"));
+	assert_int_equal(p.res, OPTIONS_RUN);
+	assert_int_equal(p.err_len, 0);
+	assert_int_equal(p.o.interval_ms, 7);
+	assert_defaults_except(&p.o, "interval");
+	parsed_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_defaults, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_interval_forms, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_duration, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_top, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_flags, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_paths_and_sizes, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_all_together, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_bad_values, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_bad_value_quoted, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_help, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_version, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_parse_twice, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_parse_twice_after_error, reset_getopt,
+						free_pending),
+		cmocka_unit_test_setup_teardown(test_parse_twice_after_help, reset_getopt,
+						free_pending),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
