@@ -100,11 +100,19 @@ struct cgroup___pre61 {
 
 static __always_inline u64 cgroup_ancestor_id(struct cgroup *cg, int level)
 {
+	/*
+	 * barrier_var keeps clang from hoisting either branch's address
+	 * arithmetic above the check: libbpf poisons the branch whose field
+	 * this kernel lacks, and the verifier must never reach it.
+	 */
 	if (bpf_core_field_exists(cg->ancestors)) {
-		struct cgroup *a = BPF_CORE_READ(cg, ancestors[level]);
+		struct cgroup *a;
 
+		barrier_var(cg);
+		a = BPF_CORE_READ(cg, ancestors[level]);
 		return a ? BPF_CORE_READ(a, kn, id) : 0;
 	}
+	barrier_var(cg);
 	return BPF_CORE_READ((struct cgroup___pre61 *)cg, ancestor_ids[level]);
 }
 

@@ -141,6 +141,9 @@ static void system_line(FILE *f, const struct report *r)
 	key_u64(f, "task_drops", t->task_drops);
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
 	key_u64(f, "read_errors", t->read_errors);
+	key_u64(f, "follow_drops", t->follow_drops);
+	key_bool(f, "filtered", r->filtered);
+	raw_counts(f, "untraced", r, &t->untraced);
 	raw_counts(f, "task_overflow", r, &t->task_overflow);
 	raw_counts(f, "cgroup_overflow", r, &t->cgroup_overflow);
 	metrics(f, r, &t->all, &r->system);

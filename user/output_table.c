@@ -63,11 +63,17 @@ static void print_header(FILE *f, const struct report *r)
 
 	if (cs->software) {
 		double all = r->system.slots, idle = r->idle ? (double)r->idle->count[TD_SLOTS] : 0;
-		double cap = r->duration_s * 1e9 * r->nr_cpus;
+		double untraced = (double)r->totals->untraced.count[TD_SLOTS];
+		double cap = r->duration_s * 1e9 * r->nr_cpus, busy = all - idle - untraced;
 
 		fprintf(f, ", cpu-clock (--software: CPU time only, no TopDown ratios)\n");
-		fprintf(f, "busy %.1f ms (%.1f%% of %d CPUs), idle %.1f ms", (all - idle) / 1e6,
-			cap > 0 ? 100.0 * (all - idle) / cap : 0.0, r->nr_cpus, idle / 1e6);
+		if (r->filtered)
+			fprintf(f, "traced %.1f ms (%.1f%% of %d CPUs), other tasks and idle %.1f ms",
+				busy / 1e6, cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus,
+				untraced / 1e6);
+		else
+			fprintf(f, "busy %.1f ms (%.1f%% of %d CPUs), idle %.1f ms", busy / 1e6,
+				cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus, idle / 1e6);
 	} else {
 		fprintf(f, ", TopDown L%d, %s slots", cs->level,
 			si(buf, sizeof(buf), r->system.slots));
@@ -83,6 +89,9 @@ static void print_header(FILE *f, const struct report *r)
 		fprintf(f, "  [map full: %llu task and %llu cgroup slices in overflow]",
 			(unsigned long long)r->totals->task_drops,
 			(unsigned long long)r->totals->cgroup_drops);
+	if (r->totals->follow_drops)
+		fprintf(f, "  [%llu new processes not followed: --max-tasks too small]",
+			(unsigned long long)r->totals->follow_drops);
 	if (r->totals->read_errors)
 		fprintf(f, "  [%llu counter read errors]",
 			(unsigned long long)r->totals->read_errors);

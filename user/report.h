@@ -29,6 +29,7 @@ struct report {
 	double duration_s;	/* time covered */
 	double elapsed_s;	/* since tdtrace started counting */
 	bool per_thread;
+	bool filtered; /* -c, -p or COMMAND: only some tasks are traced */
 	int nr_cpus; /* CPUs counted */
 	const struct counter_set *counters;
 	const struct td_cpu_totals *totals;

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tdtrace.skel.h"
@@ -27,12 +30,18 @@
 #include "preflight.h"
 #include "probe.h"
 #include "report.h"
+#include "targets.h"
 
-static volatile sig_atomic_t exiting;
+static volatile sig_atomic_t exiting, child_exited;
 
 static void on_signal(int sig)
 {
-	exiting = 1;
+	exiting = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	child_exited = 1;
 }
 
 static bool verbose;
@@ -142,6 +151,75 @@ static void leave_out_uncovered(bool *cpus, const struct pmu_info *pmu)
 	free(left);
 }
 
+/* -c: resolve every path; the BPF filter takes (id, level) pairs. */
+static int resolve_cgroups(const struct options *o, const char *mount, struct tdtrace *skel)
+{
+	char err[PATH_MAX + 256];
+
+	if (o->nr_cgroups && !mount) {
+		fprintf(stderr, "tdtrace: -c needs cgroup v2, and none is mounted\n");
+		return -ENOENT;
+	}
+	for (int i = 0; i < o->nr_cgroups; i++) {
+		struct cgroup_target t;
+
+		if (target_cgroup(mount, o->cgroups[i], &t, err, sizeof(err))) {
+			fprintf(stderr, "tdtrace: %s\n", err);
+			return -ENOENT;
+		}
+		skel->rodata->cgroup_filter_id[i] = t.id;
+		skel->rodata->cgroup_filter_level[i] = t.level;
+	}
+	skel->rodata->nr_cgroup_filters = o->nr_cgroups;
+	return 0;
+}
+
+/* -p: each PID must exist now; a thread id stands for its process. */
+static int resolve_pids(struct options *o, int *pidfds)
+{
+	for (int i = 0; i < o->nr_pids; i++) {
+		pid_t tgid;
+
+		if (target_pid(o->pids[i], &tgid)) {
+			fprintf(stderr, "tdtrace: no process with PID %d\n", (int)o->pids[i]);
+			return -ESRCH;
+		}
+		o->pids[i] = tgid;
+		/* A pidfd turns readable when that very process exits, PID reuse or not. */
+		pidfds[i] = syscall(SYS_pidfd_open, tgid, 0);
+	}
+	return 0;
+}
+
+/* Add a traced process; start time 0 is filled in by BPF at first sight. */
+static int trace_tgid(struct tdtrace *skel, pid_t tgid)
+{
+	__u32 key = tgid;
+	__u64 start = 0;
+
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_traced_tgids), &key, &start, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* True once every -p process has exited (their pidfds are readable). */
+static bool all_exited(const int *pidfds, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct pollfd p = { .fd = pidfds[i], .events = POLLIN };
+
+		if (pidfds[i] < 0 || poll(&p, 1, 0) != 1)
+			return false;
+	}
+	return n > 0;
+}
+
+/* The shell's convention: the exit code, or 128 + the signal that killed it. */
+static int command_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static void no_topdown_error(const struct pmu_info *pmu)
 {
 	fprintf(stderr, "tdtrace: no TopDown counters on this CPU (%s%s%s): %s; "
@@ -161,12 +239,15 @@ int main(int argc, char **argv)
 	struct counter_set cs = {};
 	struct tdtrace *skel = NULL;
 	struct pmu_info *pmu = NULL;
+	struct command cmd = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
+	int pidfds[TD_MAX_PIDS];
+	int forwarded = 0;
 	struct options opts;
 	struct report rep;
 	char mount[4096];
 	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
 	double t_start, t_prev, t_end, deadline;
-	int err, ret = EXIT_FAIL;
+	int err, ret = EXIT_FAIL, cmd_status = 0;
 
 	switch (options_parse(argc, argv, &opts, stdout, stderr)) {
 	case OPTIONS_DONE:
@@ -177,6 +258,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	verbose = opts.verbose;
+	for (int i = 0; i < TD_MAX_PIDS; i++)
+		pidfds[i] = -1;
 	libbpf_set_print(libbpf_print);
 
 	/* discover */
@@ -217,13 +300,17 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount))) {
-		fprintf(stderr, "tdtrace: no cgroup v2 mounted: cgroup rows will show ids, "
-				"not paths\n");
+		if (!opts.nr_cgroups)
+			fprintf(stderr, "tdtrace: no cgroup v2 mounted: per-cgroup rows need cgroup "
+					"v2; process rows still work\n");
+		mount[0] = '\0';
 		cgroup_names_init(&names, NULL);
 	} else if (cgroup_names_init(&names, mount)) {
 		fprintf(stderr, "tdtrace: out of memory\n");
 		goto cleanup;
 	}
+	if (resolve_pids(&opts, pidfds))
+		goto cleanup;
 
 	/* open: every online CPU, less those the TopDown PMU does not cover */
 	if (read_online_cpus(opts.sysfs_root, cpus, PMU_MAX_CPUS) <= 0) {
@@ -249,6 +336,14 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->nr_counters = cs.nr;
 	skel->rodata->per_thread = opts.per_thread;
+	skel->rodata->charge_tasks = !opts.per_cgroup;
+	skel->rodata->filter_pids = opts.nr_pids || opts.command;
+	if (resolve_cgroups(&opts, mount[0] ? mount : NULL, skel))
+		goto cleanup;
+	/* Following forks costs a program on every fork: load it only when needed. */
+	bpf_program__set_autoload(skel->progs.td_fork,
+				  skel->rodata->filter_pids && !opts.no_children);
+	bpf_map__set_max_entries(skel->maps.td_traced_tgids, opts.max_tasks);
 	bpf_map__set_max_entries(skel->maps.td_tasks, opts.max_tasks);
 	bpf_map__set_max_entries(skel->maps.td_cgroups, opts.max_cgroups);
 	err = tdtrace__load(skel);
@@ -271,6 +366,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	collector_set_flush(&coll, bpf_program__fd(skel->progs.td_flush), cpus);
+	for (int i = 0; i < opts.nr_pids && !err; i++)
+		err = trace_tgid(skel, opts.pids[i]);
+	if (!err && opts.command) {
+		/* Held at a gate until attached: traced from its first instruction. */
+		err = command_start(opts.command, &cmd);
+		if (!err)
+			err = trace_tgid(skel, cmd.pid);
+	}
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
+		goto cleanup;
+	}
 	err = tdtrace__attach(skel);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
@@ -280,6 +387,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout shows as EPIPE from fflush */
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
 
 	err = collector_read(&coll, &start);
 	if (!err)
@@ -287,6 +396,14 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
 		goto cleanup;
+	}
+	if (opts.command) {
+		err = command_release(&cmd);
+		if (err) {
+			fprintf(stderr, "tdtrace: failed to run '%s': %s\n", opts.command[0],
+				strerror(-err));
+			goto cleanup;
+		}
 	}
 	t_start = t_prev = now(CLOCK_MONOTONIC);
 	t_end = opts.duration_s > 0 ? t_start + opts.duration_s : 0;
@@ -299,15 +416,41 @@ int main(int argc, char **argv)
 	rep.counters = &cs;
 	rep.nr_cpus = groups.nr_open;
 	rep.per_thread = opts.per_thread;
+	rep.filtered = opts.nr_cgroups || opts.nr_pids || opts.command;
 
 	/* collect -> decode -> output, every interval */
-	for (unsigned int n = 1; !exiting; n++) {
+	for (unsigned int n = 1;; n++) {
 		deadline = t_start + n * opts.interval_ms / 1000.0;
 		if (t_end && deadline > t_end)
 			deadline = t_end;
-		sleep_until(deadline);
-		if (exiting || now(CLOCK_MONOTONIC) < deadline - 1e-3)
+		while (now(CLOCK_MONOTONIC) < deadline - 1e-4 && !exiting && !child_exited)
+			sleep_until(deadline);
+		if (cmd.pid > 0 && child_exited) {
+			int status;
+
+			child_exited = 0;
+			if (waitpid(cmd.pid, &status, WNOHANG) == cmd.pid) {
+				cmd.pid = -1;
+				cmd_status = command_status(status);
+				break; /* the command is done: the summary covers the rest */
+			}
+			continue;
+		}
+		if (exiting && cmd.pid > 0) {
+			/* Ctrl-C or SIGTERM: pass it on, and stop when the command does. */
+			if (forwarded != exiting)
+				kill(cmd.pid, exiting);
+			forwarded = exiting;
+			exiting = 0;
+			n--;
+			continue;
+		}
+		if (exiting)
 			break; /* interrupted: the summary covers the rest */
+		if (opts.nr_pids && all_exited(pidfds, opts.nr_pids)) {
+			fprintf(stderr, "tdtrace: every process given with -p has exited\n");
+			break;
+		}
 
 		if (read_delta(&coll, &prev, &cur, &delta))
 			goto cleanup;
@@ -342,9 +485,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	ret = EXIT_OK;
+	ret = opts.command ? cmd_status : EXIT_OK;
 
 cleanup:
+	command_abort(&cmd);
+	for (int i = 0; i < TD_MAX_PIDS; i++)
+		if (pidfds[i] >= 0)
+			close(pidfds[i]);
 	tdtrace__destroy(skel);
 	cpu_groups_close(&groups);
 	collector_free(&coll);

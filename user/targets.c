@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Resolve what to trace: cgroup paths, PIDs, a command to start. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include "targets.h"
+
+static bool under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	return !strncmp(path, dir, len) && (path[len] == '/' || path[len] == '\0');
+}
+
+int target_cgroup(const char *mount, const char *arg, struct cgroup_target *t, char *err,
+		  size_t errlen)
+{
+	char joined[PATH_MAX * 2], real[PATH_MAX];
+	const char *path = joined;
+	struct statfs sf;
+	struct stat st;
+
+	/* /proc/PID/cgroup shows paths relative to the mount, with a leading '/'. */
+	if (arg[0] == '/' && under(arg, mount))
+		path = arg;
+	else
+		snprintf(joined, sizeof(joined), "%s/%s", mount, arg + (arg[0] == '/'));
+
+	if (!realpath(path, real)) {
+		int e = errno;
+
+		/* An absolute path outside the v2 mount: say where v2 is. */
+		if (arg[0] == '/' && !statfs(arg, &sf) && sf.f_type == CGROUP_SUPER_MAGIC)
+			snprintf(err, errlen, "cgroup '%s' is in cgroup v1; tdtrace needs cgroup v2 "
+					      "(mounted at %s)", arg, mount);
+		else
+			snprintf(err, errlen, "cgroup '%s' not found under %s: %s", arg, mount,
+				 strerror(e));
+		return -e;
+	}
+	/* realpath resolved any "..": the result must still be inside the mount. */
+	if (!under(real, mount)) {
+		snprintf(err, errlen, "cgroup '%s' is outside the cgroup v2 mount %s", arg, mount);
+		return -EINVAL;
+	}
+	if (stat(real, &st) || !S_ISDIR(st.st_mode) || statfs(real, &sf) ||
+	    sf.f_type != CGROUP2_SUPER_MAGIC) {
+		snprintf(err, errlen, "'%s' is not a cgroup v2 directory", arg);
+		return -ENOTDIR;
+	}
+	snprintf(t->rel, sizeof(t->rel), "%s", real[strlen(mount)] ? real + strlen(mount) : "/");
+	t->id = st.st_ino;
+	t->level = 0;
+	for (const char *p = t->rel; *p; p++)
+		t->level += *p == '/' && p[1];
+	return 0;
+}
+
+int target_pid(pid_t pid, pid_t *tgid)
+{
+	char path[64], line[256];
+	int ret = -ESRCH;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Tgid: %d", tgid) == 1) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int command_start(char **argv, struct command *c)
+{
+	int gate[2], exec_pipe[2];
+	pid_t pid, parent;
+
+	c->pid = -1;
+	c->gate_fd = c->exec_fd = -1;
+	if (pipe2(gate, O_CLOEXEC))
+		return -errno;
+	if (pipe2(exec_pipe, O_CLOEXEC)) {
+		int e = errno;
+
+		close(gate[0]);
+		close(gate[1]);
+		return -e;
+	}
+	fflush(NULL); /* don't let the child inherit unwritten stdio buffers */
+	parent = getpid();
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(gate[0]);
+		close(gate[1]);
+		close(exec_pipe[0]);
+		close(exec_pipe[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		char go;
+		int e;
+
+		/* Die with tdtrace rather than run untraced after it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		close(gate[1]);
+		close(exec_pipe[0]);
+		/* One byte once the BPF programs are attached; EOF means give up. */
+		if (read(gate[0], &go, 1) != 1)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, 0);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(exec_pipe[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gate[0]);
+	close(exec_pipe[1]);
+	c->pid = pid;
+	c->gate_fd = gate[1];
+	c->exec_fd = exec_pipe[0];
+	return 0;
+}
+
+int command_release(struct command *c)
+{
+	int child_errno = 0;
+	ssize_t n;
+
+	if (write(c->gate_fd, "g", 1) != 1)
+		return -errno;
+	close(c->gate_fd);
+	c->gate_fd = -1;
+	/* exec closes the CLOEXEC write end: EOF means the command is running. */
+	do
+		n = read(c->exec_fd, &child_errno, sizeof(child_errno));
+	while (n < 0 && errno == EINTR);
+	close(c->exec_fd);
+	c->exec_fd = -1;
+	if (n == sizeof(child_errno)) {
+		waitpid(c->pid, NULL, 0);
+		c->pid = -1;
+		return -child_errno;
+	}
+	return 0;
+}
+
+void command_abort(struct command *c)
+{
+	if (c->gate_fd >= 0)
+		close(c->gate_fd);
+	if (c->exec_fd >= 0)
+		close(c->exec_fd);
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+	}
+	c->pid = -1;
+	c->gate_fd = c->exec_fd = -1;
+}
