@@ -153,6 +153,14 @@ const char *cgroup_names_find(struct cgroup_names *n, __u64 id)
 	return e ? e->path : NULL;
 }
 
+__u64 cgroup_names_id(const struct cgroup_names *n, const char *path)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (!strcmp(n->v[i].path, path))
+			return n->v[i].id;
+	return 0;
+}
+
 void cgroup_names_free(struct cgroup_names *n)
 {
 	for (size_t i = 0; i < n->nr; i++)

@@ -37,6 +37,9 @@ int cgroup_names_refresh(struct cgroup_names *n);
 /* The path of @id, or NULL if unknown (after a refresh, if the budget allows one). */
 const char *cgroup_names_find(struct cgroup_names *n, __u64 id);
 
+/* The id of a known @path, or 0. A linear scan: for the few ancestors never charged. */
+__u64 cgroup_names_id(const struct cgroup_names *n, const char *path);
+
 void cgroup_names_free(struct cgroup_names *n);
 
 #endif /* TD_CGROUPFS_H */

@@ -128,6 +128,22 @@ static void cgroup_line(FILE *f, const struct report *r, const struct row *row)
 	begin(f, r, "cgroup");
 	cgroup_fields(f, row);
 	key_bool(f, "idle", row->idle);
+	if (row->cgroup)
+		key_u64(f, "depth", cgroup_path_depth(row->cgroup));
+	if (row->label) {
+		key(f, "label");
+		json_write_cstring(f, row->label->label, sizeof(row->label->label));
+		fprintf(f, ",\"container\":{\"kind\":\"%s\"",
+			container_kind_name(row->label->kind));
+		key(f, "id");
+		json_write_cstring(f, row->label->id, sizeof(row->label->id));
+		key(f, "pod_uid");
+		json_write_cstring(f, row->label->pod_uid, sizeof(row->label->pod_uid));
+		key(f, "qos");
+		json_write_cstring(f, row->label->qos, sizeof(row->label->qos));
+		fputc('}', f);
+	}
+	raw_counts(f, "self_counts", r, row->self);
 	metrics(f, r, row->c, &row->m);
 	fputs("}\n", f);
 }

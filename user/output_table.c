@@ -178,13 +178,13 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 	char path[256];
 	unsigned int shown = 0;
 
-	fprintf(f, "%-25s", "CGROUP");
+	fprintf(f, "%-25s", r->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
 	print_metric_heads(f, r);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nr_cgroups && shown < top; i++) {
 		const struct row *row = &r->cgroups[i];
 		char unknown[32];
-		const char *name = row->cgroup;
+		const char *name = row->label ? row->label->label : row->cgroup;
 
 		if (row->idle)
 			continue;
@@ -209,7 +209,8 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 void output_table(FILE *f, const struct report *r, unsigned int top)
 {
 	print_header(f, r);
-	print_tasks(f, r, top);
+	if (!r->per_cgroup)
+		print_tasks(f, r, top);
 	print_cgroups(f, r, top);
 	if (!r->counters->software && r->system.multiplexed)
 		fprintf(f, "* multiplexed: another PMU user shared these counters; counts scaled\n");

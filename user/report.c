@@ -15,8 +15,11 @@ static int cmp_slots_desc(const void *a, const void *b)
 
 int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names)
 {
+	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
 	int level = r->counters->level;
 
+	if (!r->cgroup_opts)
+		r->cgroup_opts = &every_cgroup;
 	r->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*r->tasks));
 	r->cgroups = calloc(s->nr_cgroups ? s->nr_cgroups : 1, sizeof(*r->cgroups));
 	if (!r->tasks || !r->cgroups) {
@@ -43,14 +46,28 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 		if (row->idle)
 			r->idle = row->c;
 	}
-	r->nr_cgroups = s->nr_cgroups;
-	for (size_t i = 0; i < s->nr_cgroups; i++) {
+	if (cgroup_rows_build(s->cgroups, s->nr_cgroups, names, r->cgroup_opts, &r->cgroup_rows,
+			      &r->nr_cgroup_rows)) {
+		report_free(r);
+		return -ENOMEM;
+	}
+	free(r->cgroups);
+	r->cgroups = calloc(r->nr_cgroup_rows ? r->nr_cgroup_rows : 1, sizeof(*r->cgroups));
+	if (!r->cgroups) {
+		report_free(r);
+		return -ENOMEM;
+	}
+	r->nr_cgroups = r->nr_cgroup_rows;
+	for (size_t i = 0; i < r->nr_cgroup_rows; i++) {
+		const struct cgroup_row *cr = &r->cgroup_rows[i];
 		struct row *row = &r->cgroups[i];
 
-		row->c = &s->cgroups[i].c;
-		row->cgroup_id = s->cgroups[i].id;
-		row->idle = row->cgroup_id == TD_IDLE_CGROUP_ID;
-		row->cgroup = row->idle ? NULL : cgroup_names_find(names, row->cgroup_id);
+		row->c = &cr->sum;
+		row->self = &cr->self;
+		row->cgroup_id = cr->id;
+		row->idle = cr->idle;
+		row->cgroup = cr->path;
+		row->label = r->cgroup_opts->containers && cr->path ? &cr->label : NULL;
 		td_decode(row->c, level, &row->m);
 	}
 	qsort(r->tasks, r->nr_tasks, sizeof(*r->tasks), cmp_slots_desc);
@@ -62,6 +79,8 @@ void report_free(struct report *r)
 {
 	free(r->tasks);
 	free(r->cgroups);
+	cgroup_rows_free(r->cgroup_rows, r->nr_cgroup_rows);
 	r->tasks = r->cgroups = NULL;
-	r->nr_tasks = r->nr_cgroups = 0;
+	r->cgroup_rows = NULL;
+	r->nr_tasks = r->nr_cgroups = r->nr_cgroup_rows = 0;
 }

@@ -8,13 +8,16 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "cgroup_rows.h"
 #include "cgroupfs.h"
 #include "counters.h"
 #include "decode.h"
 #include "snapshot.h"
 
 struct row {
-	const struct td_counts *c;
+	const struct td_counts *c;    /* what the row shows: a cgroup's whole subtree */
+	const struct td_counts *self; /* cgroups: charged to this row only */
+	const struct container *label; /* cgroups with --containers, else NULL */
 	struct td_metrics m;
 	__u64 cgroup_id;
 	const char *cgroup;		 /* path under the v2 mount, NULL if unknown */
@@ -29,7 +32,9 @@ struct report {
 	double duration_s;	/* time covered */
 	double elapsed_s;	/* since tdtrace started counting */
 	bool per_thread;
-	bool filtered; /* -c, -p or COMMAND: only some tasks are traced */
+	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
+	bool per_cgroup; /* no task rows */
+	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
 	int nr_cpus; /* CPUs counted */
 	const struct counter_set *counters;
 	const struct td_cpu_totals *totals;
@@ -38,6 +43,8 @@ struct report {
 	size_t nr_tasks;
 	struct row *cgroups;
 	size_t nr_cgroups;
+	struct cgroup_row *cgroup_rows; /* what cgroups[] points into */
+	size_t nr_cgroup_rows;
 	const struct td_counts *idle; /* the idle tasks' counts, NULL if none */
 };
 

@@ -151,8 +151,9 @@ static void leave_out_uncovered(bool *cpus, const struct pmu_info *pmu)
 	free(left);
 }
 
-/* -c: resolve every path; the BPF filter takes (id, level) pairs. */
-static int resolve_cgroups(const struct options *o, const char *mount, struct tdtrace *skel)
+/* -c: resolve every path; the BPF filter takes (id, level) pairs, rows the paths. */
+static int resolve_cgroups(const struct options *o, const char *mount, struct tdtrace *skel,
+			   char **roots)
 {
 	char err[PATH_MAX + 256];
 
@@ -169,6 +170,9 @@ static int resolve_cgroups(const struct options *o, const char *mount, struct td
 		}
 		skel->rodata->cgroup_filter_id[i] = t.id;
 		skel->rodata->cgroup_filter_level[i] = t.level;
+		roots[i] = strdup(t.rel);
+		if (!roots[i])
+			return -ENOMEM;
 	}
 	skel->rodata->nr_cgroup_filters = o->nr_cgroups;
 	return 0;
@@ -242,6 +246,8 @@ int main(int argc, char **argv)
 	struct command cmd = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
 	int pidfds[TD_MAX_PIDS];
 	int forwarded = 0;
+	struct cgroup_rows_opts row_opts = { .depth = -1 };
+	char *roots[TD_MAX_CGROUP_FILTERS] = {};
 	struct options opts;
 	struct report rep;
 	char mount[4096];
@@ -338,8 +344,12 @@ int main(int argc, char **argv)
 	skel->rodata->per_thread = opts.per_thread;
 	skel->rodata->charge_tasks = !opts.per_cgroup;
 	skel->rodata->filter_pids = opts.nr_pids || opts.command;
-	if (resolve_cgroups(&opts, mount[0] ? mount : NULL, skel))
+	if (resolve_cgroups(&opts, mount[0] ? mount : NULL, skel, roots))
 		goto cleanup;
+	row_opts.roots = (const char *const *)roots;
+	row_opts.nr_roots = opts.nr_cgroups;
+	row_opts.depth = opts.depth;
+	row_opts.containers = opts.containers;
 	/* Following forks costs a program on every fork: load it only when needed. */
 	bpf_program__set_autoload(skel->progs.td_fork,
 				  skel->rodata->filter_pids && !opts.no_children);
@@ -417,6 +427,8 @@ int main(int argc, char **argv)
 	rep.nr_cpus = groups.nr_open;
 	rep.per_thread = opts.per_thread;
 	rep.filtered = opts.nr_cgroups || opts.nr_pids || opts.command;
+	rep.per_cgroup = opts.per_cgroup;
+	rep.cgroup_opts = &row_opts;
 
 	/* collect -> decode -> output, every interval */
 	for (unsigned int n = 1;; n++) {
@@ -489,6 +501,8 @@ int main(int argc, char **argv)
 
 cleanup:
 	command_abort(&cmd);
+	for (int i = 0; i < TD_MAX_CGROUP_FILTERS; i++)
+		free(roots[i]);
 	for (int i = 0; i < TD_MAX_PIDS; i++)
 		if (pidfds[i] >= 0)
 			close(pidfds[i]);

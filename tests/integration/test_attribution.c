@@ -333,7 +333,7 @@ static bool known_type(const char *t)
 static void test_summary_conservation(void **state)
 {
 	struct run *r = get_run(&run_a, false);
-	long long sys = -1, task_over = -1, cg_over = -1, procs = 0, cgroups = 0;
+	long long sys = -1, task_over = -1, cg_over = -1, untraced = -1, procs = 0, cgroups = 0;
 	int nr_interval = 0, nr_systems = 0, nr_procs = 0, nr_cgroups = 0;
 	bool idle_proc = false, idle_cg = false;
 	const json_t *o;
@@ -365,14 +365,16 @@ static void test_summary_conservation(void **state)
 			sys = c;
 			task_over = itest_jcount(o, "task_overflow", "cpu-clock");
 			cg_over = itest_jcount(o, "cgroup_overflow", "cpu-clock");
+			untraced = itest_jcount(o, "untraced", "cpu-clock");
 		} else if (!strcmp(type, "process")) {
 			nr_procs++;
 			procs += c;
 			if (itest_jint(o, "pid") == 0 && json_is_true(json_object_get(o, "idle")))
 				idle_proc = true;
 		} else if (!strcmp(type, "cgroup")) {
+			/* cgroup rows hold subtrees; self_counts partition the total. */
 			nr_cgroups++;
-			cgroups += c;
+			cgroups += itest_jcount(o, "self_counts", "cpu-clock");
 			if (itest_jint(o, "cgroup_id") == 0)
 				idle_cg = true;
 		}
@@ -391,8 +393,9 @@ static void test_summary_conservation(void **state)
 	assert_true(sys > 0);
 	assert_true(idle_proc);
 	assert_true(idle_cg);
-	assert_true(procs + task_over == sys);
-	assert_true(cgroups + cg_over == sys);
+	assert_int_equal(untraced, 0); /* nothing is filtered in this run */
+	assert_true(procs + task_over + untraced == sys);
+	assert_true(cgroups + cg_over + untraced == sys);
 }
 
 /* 4. --per-thread: the two spinning threads are two thread rows. */

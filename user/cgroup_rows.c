@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Roll per-cgroup charges up into rows. Each charge is a contribution to
+ * its owner row (self and sum) and to every ancestor row (sum only); the
+ * contributions are sorted by path and merged, so the cost is a sort, not
+ * a search per ancestor.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cgroup_rows.h"
+#include "decode.h"
+
+struct contribution {
+	const char *path; /* not NUL-terminated at len: a prefix of a sample's path */
+	size_t len;
+	const struct cgroup_sample *sample;
+	bool self;
+	const struct container *label; /* containers mode */
+};
+
+int cgroup_path_depth(const char *path)
+{
+	int depth = 0;
+
+	for (const char *p = path; *p; p++)
+		depth += *p == '/' && p[1] && p[1] != '/';
+	return depth;
+}
+
+/* Length of the prefix of @path at @depth components ("/a/b/c", 1 -> "/a"). */
+static size_t prefix_at_depth(const char *path, int depth)
+{
+	size_t i = 0;
+
+	if (depth == 0)
+		return 1; /* "/" */
+	for (int seen = 0; path[i]; i++) {
+		if (path[i] == '/' && i > 0 && ++seen == depth)
+			return i;
+	}
+	return i;
+}
+
+static bool at_or_below(const char *path, size_t len, const char *root)
+{
+	size_t rlen = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return true;
+	return len >= rlen && !strncmp(path, root, rlen) && (len == rlen || path[rlen] == '/');
+}
+
+static bool in_roots(const char *path, size_t len, const struct cgroup_rows_opts *o)
+{
+	if (!o->nr_roots)
+		return true;
+	for (int i = 0; i < o->nr_roots; i++)
+		if (at_or_below(path, len, o->roots[i]))
+			return true;
+	return false;
+}
+
+static int cmp_contribution(const void *a, const void *b)
+{
+	const struct contribution *x = a, *y = b;
+	size_t min = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->path, y->path, min);
+
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int push(struct contribution **v, size_t *nr, size_t *cap, struct contribution c)
+{
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct contribution *nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*nr)++] = c;
+	return 0;
+}
+
+/* One sample's contributions: its owner row, then (without --containers) its ancestors. */
+static int contribute(const struct cgroup_sample *s, const char *path,
+		      const struct cgroup_rows_opts *o, struct container *label,
+		      struct contribution **v, size_t *nr, size_t *cap)
+{
+	size_t owner = strlen(path);
+	struct contribution c = { .path = path, .sample = s, .self = true };
+
+	if (o->containers) {
+		container_parse(path, label);
+		c.len = label->prefix_len;
+		c.label = label;
+		return push(v, nr, cap, c);
+	}
+	if (o->depth >= 0 && cgroup_path_depth(path) > o->depth)
+		owner = prefix_at_depth(path, o->depth);
+	/*
+	 * The owner row always (a charge outside every root keeps its own row,
+	 * so that nothing charged goes missing), then its ancestors up to the
+	 * roots. Rows end without a trailing '/', except "/" itself.
+	 */
+	for (size_t len = owner; len > 0;) {
+		if (!c.self && !in_roots(path, len, o))
+			break;
+		c.len = len;
+		if (push(v, nr, cap, c))
+			return -ENOMEM;
+		c.self = false;
+		if (len == 1)
+			break;
+		while (len > 1 && path[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--; /* drop the '/' too, except the root's */
+	}
+	return 0;
+}
+
+static int add_row(struct cgroup_row **rows, size_t *nr, size_t *cap, struct cgroup_row r)
+{
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct cgroup_row *nv = realloc(*rows, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*rows = nv;
+		*cap = ncap;
+	}
+	(*rows)[(*nr)++] = r;
+	return 0;
+}
+
+int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_names *names,
+		      const struct cgroup_rows_opts *o, struct cgroup_row **rows, size_t *nr)
+{
+	struct contribution *cv = NULL;
+	struct container *labels = NULL;
+	size_t ncv = 0, capcv = 0, caprows = 0;
+	int err = -ENOMEM;
+
+	*rows = NULL;
+	*nr = 0;
+	labels = calloc(n ? n : 1, sizeof(*labels));
+	if (!labels)
+		goto fail;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cgroup_sample *s = &v[i];
+		const char *path = s->id == TD_IDLE_CGROUP_ID ? NULL : cgroup_names_find(names, s->id);
+		struct cgroup_row r = { .id = s->id, .sum = s->c, .self = s->c };
+
+		/* The idle row and cgroups removed before we could name them stand alone. */
+		if (!path) {
+			r.idle = s->id == TD_IDLE_CGROUP_ID;
+			if (add_row(rows, nr, &caprows, r))
+				goto fail;
+			continue;
+		}
+		if (contribute(s, path, o, &labels[i], &cv, &ncv, &capcv))
+			goto fail;
+	}
+
+	qsort(cv, ncv, sizeof(*cv), cmp_contribution);
+	for (size_t i = 0; i < ncv;) {
+		struct cgroup_row r = { 0 };
+		size_t j;
+
+		r.path = strndup(cv[i].path, cv[i].len);
+		if (!r.path)
+			goto fail;
+		r.depth = cgroup_path_depth(r.path);
+		for (j = i; j < ncv && !cmp_contribution(&cv[i], &cv[j]); j++) {
+			td_counts_add(&r.sum, &cv[j].sample->c);
+			if (cv[j].self)
+				td_counts_add(&r.self, &cv[j].sample->c);
+			/* A sample whose own path is the row names the row's id. */
+			if (cv[j].len == strlen(cv[j].path))
+				r.id = cv[j].sample->id;
+			if (cv[j].label)
+				r.label = *cv[j].label;
+		}
+		if (!r.id)
+			r.id = cgroup_names_id(names, r.path);
+		if (add_row(rows, nr, &caprows, r)) {
+			free(r.path);
+			goto fail;
+		}
+		i = j;
+	}
+	err = 0;
+fail:
+	free(cv);
+	free(labels);
+	if (err) {
+		cgroup_rows_free(*rows, *nr);
+		*rows = NULL;
+		*nr = 0;
+	}
+	return err;
+}
+
+void cgroup_rows_free(struct cgroup_row *rows, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i].path);
+	free(rows);
+}
