@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "cgroup_rows.h"
 #include "decode.h"
 
@@ -74,15 +75,8 @@ static int cmp_contribution(const void *a, const void *b)
 
 static int push(struct contribution **v, size_t *nr, size_t *cap, struct contribution c)
 {
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct contribution *nv = realloc(*v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
+	if (array_reserve((void **)v, cap, *nr + 1, sizeof(**v)))
+		return -ENOMEM;
 	(*v)[(*nr)++] = c;
 	return 0;
 }
@@ -127,15 +121,8 @@ static int contribute(const struct cgroup_sample *s, const char *path,
 
 static int add_row(struct cgroup_row **rows, size_t *nr, size_t *cap, struct cgroup_row r)
 {
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct cgroup_row *nv = realloc(*rows, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*rows = nv;
-		*cap = ncap;
-	}
+	if (array_reserve((void **)rows, cap, *nr + 1, sizeof(**rows)))
+		return -ENOMEM;
 	(*rows)[(*nr)++] = r;
 	return 0;
 }

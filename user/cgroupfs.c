@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "array.h"
 #include "cgroupfs.h"
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
@@ -107,15 +108,8 @@ static int visit(const char *fpath, const struct stat *sb, int type, struct FTW 
 	/* Known ids keep their first name; new ones are appended, sorted after the walk. */
 	if (lookup(n, walk_sorted, sb->st_ino))
 		return 0;
-	if (n->nr == n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 256;
-		struct cgroup_name *v = realloc(n->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		n->v = v;
-		n->cap = cap;
-	}
+	if (array_reserve((void **)&n->v, &n->cap, n->nr + 1, sizeof(*n->v)))
+		return -1;
 	e = &n->v[n->nr];
 	e->id = sb->st_ino;
 	e->path = strdup(*rel ? rel : "/");

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "decode.h"
 #include "snapshot.h"
 
@@ -28,24 +29,10 @@ static int cmp_cgroup(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int grow(void **v, size_t *cap, size_t want, size_t size)
-{
-	void *p;
-
-	if (want <= *cap)
-		return 0;
-	p = realloc(*v, want * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = want;
-	return 0;
-}
-
 int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups)
 {
-	if (grow((void **)&s->tasks, &s->cap_tasks, tasks, sizeof(*s->tasks)) ||
-	    grow((void **)&s->cgroups, &s->cap_cgroups, cgroups, sizeof(*s->cgroups)))
+	if (array_reserve((void **)&s->tasks, &s->cap_tasks, tasks, sizeof(*s->tasks)) ||
+	    array_reserve((void **)&s->cgroups, &s->cap_cgroups, cgroups, sizeof(*s->cgroups)))
 		return -ENOMEM;
 	return 0;
 }
