@@ -55,8 +55,8 @@ static void print_header(FILE *f, const struct report *r)
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	if (r->summary)
-		fprintf(f, "\n%s  summary of %.2f s (%u intervals), %d CPUs", when, r->duration_s,
-			r->interval, r->nr_cpus);
+		fprintf(f, "\n%s  summary of %.2f s (%u interval%s), %d CPUs", when, r->duration_s,
+			r->interval, r->interval == 1 ? "" : "s", r->nr_cpus);
 	else
 		fprintf(f, "\n%s  #%u  %.2f s, %d CPUs", when, r->interval, r->duration_s,
 			r->nr_cpus);
@@ -178,9 +178,9 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 	char path[256];
 	unsigned int shown = 0;
 
-	fprintf(f, "%-25s", r->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
+	/* The name goes last, whole: Kubernetes labels and deep paths are long. */
 	print_metric_heads(f, r);
-	fputc('\n', f);
+	fprintf(f, "  %s\n", r->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
 	for (size_t i = 0; i < r->nr_cgroups && shown < top; i++) {
 		const struct row *row = &r->cgroups[i];
 		char unknown[32];
@@ -195,14 +195,8 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 				 (unsigned long long)row->cgroup_id);
 			name = unknown;
 		}
-		/* Long paths keep their tail, the part that tells cgroups apart. */
-		term_safe(path, sizeof(path), name, sizeof(path));
-		if (strlen(path) > 25)
-			fprintf(f, "..%-23s", path + strlen(path) - 23);
-		else
-			fprintf(f, "%-25s", path);
 		print_metrics(f, r, row);
-		fputc('\n', f);
+		fprintf(f, "  %s\n", term_safe(path, sizeof(path), name, sizeof(path)));
 	}
 }
 

@@ -61,15 +61,26 @@ static double now(clockid_t clock)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_until(double deadline)
+/*
+ * Sleep until @deadline (CLOCK_MONOTONIC), or until one of the @n pidfds
+ * turns readable (a -p process exited), or a signal arrives (EINTR): the
+ * loop then looks at `exiting`, `child_exited` and the pidfds.
+ */
+static void sleep_until(double deadline, const int *pidfds, int n)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)deadline,
-		.tv_nsec = (long)((deadline - (time_t)deadline) * 1e9),
-	};
+	struct pollfd fds[TD_MAX_PIDS];
+	double left = deadline - now(CLOCK_MONOTONIC);
+	struct timespec ts;
+	int nfds = 0;
 
-	/* Returns early with EINTR on SIGINT/SIGTERM: the loop checks `exiting`. */
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - (time_t)left) * 1e9);
+	for (int i = 0; i < n; i++)
+		if (pidfds[i] >= 0)
+			fds[nfds++] = (struct pollfd){ .fd = pidfds[i], .events = POLLIN };
+	ppoll(fds, nfds, &ts, NULL);
 }
 
 static struct bpf_map *counter_map(struct tdtrace *skel, int role)
@@ -435,8 +446,9 @@ int main(int argc, char **argv)
 		deadline = t_start + n * opts.interval_ms / 1000.0;
 		if (t_end && deadline > t_end)
 			deadline = t_end;
-		while (now(CLOCK_MONOTONIC) < deadline - 1e-4 && !exiting && !child_exited)
-			sleep_until(deadline);
+		while (now(CLOCK_MONOTONIC) < deadline - 1e-4 && !exiting && !child_exited &&
+		       !all_exited(pidfds, opts.nr_pids))
+			sleep_until(deadline, pidfds, opts.nr_pids);
 		if (cmd.pid > 0 && child_exited) {
 			int status;
 
@@ -459,9 +471,9 @@ int main(int argc, char **argv)
 		}
 		if (exiting)
 			break; /* interrupted: the summary covers the rest */
-		if (opts.nr_pids && all_exited(pidfds, opts.nr_pids)) {
+		if (all_exited(pidfds, opts.nr_pids)) {
 			fprintf(stderr, "tdtrace: every process given with -p has exited\n");
-			break;
+			break; /* the summary covers the rest */
 		}
 
 		if (read_delta(&coll, &prev, &cur, &delta))
