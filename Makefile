@@ -31,6 +31,8 @@ TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wil
 
 .PHONY: all run check test unit integration vmlinux deps clean
 .DELETE_ON_ERROR:
+# The test summary must be the last line CI sees.
+MAKEFLAGS += --no-print-directory
 
 all: $(OUTPUT)/tdtrace
 
