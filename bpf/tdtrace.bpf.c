@@ -92,6 +92,45 @@ struct {
 	__type(value, u64);
 } td_traced_tgids SEC(".maps");
 
+/*
+ * cgroup moves of running tasks. td_running[cpu] says which task runs on
+ * each CPU, in which cgroup, traced or not (kept at every switch). When
+ * td_attach sees a running task moved, it leaves a pending move for that
+ * CPU; the next read there splits the delta at the move, the part before
+ * going to the old cgroup. Both are plain arrays indexed by CPU (sized by
+ * the loader) because the mover runs on another CPU.
+ */
+struct running {
+	u64 cgroup_id;
+	u32 pid;
+	u32 tgid;
+	u32 traced;
+	u32 pad;
+};
+
+struct pending_move {
+	u64 when_ns; /* bpf_ktime_get_ns() just after the move */
+	u64 old_cgroup_id;
+	u32 old_traced;
+	u32 pid; /* written last; 0 = none */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct running);
+} td_running SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pending_move);
+} td_moves SEC(".maps");
+
+const volatile __u32 nr_cpu_ids = 1; /* td_running's size, for td_attach's scan */
+
 /* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
 struct cgroup___pre61 {
 	int level;
@@ -150,6 +189,20 @@ static __always_inline bool traced(struct task_struct *t)
 	if (nr_cgroup_filters && !in_cgroup_filter(t))
 		return false;
 	return true;
+}
+
+/* Remember what runs on this CPU now, for td_attach. */
+static __always_inline void note_running(struct task_struct *t, bool t_traced)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
+
+	if (!r)
+		return;
+	r->pid = t->pid;
+	r->tgid = t->tgid;
+	r->traced = t_traced;
+	r->cgroup_id = t->pid ? t->cgroups->dfl_cgrp->kn->id : TD_IDLE_CGROUP_ID;
 }
 
 static __always_inline int read_counter(void *array, int role, struct cpu_state *st,
@@ -259,6 +312,61 @@ static __always_inline void charge_cgroup(u64 cgroup_id, const struct td_counts 
 	add_atomic(val, d);
 }
 
+static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id,
+				   const struct td_counts *d, struct td_cpu_totals *tot)
+{
+	if (!traced_) {
+		add_local(&tot->untraced, d);
+		return;
+	}
+	if (charge_tasks)
+		charge_task(t, cgroup_id, d, tot);
+	charge_cgroup(cgroup_id, d, tot);
+}
+
+/* d * num / den without overflowing: num <= den < 2^32 in practice (ns between reads). */
+static __always_inline u64 scale(u64 v, u64 num, u64 den)
+{
+	return v / den * num + v % den * num / den;
+}
+
+/*
+ * If @t was moved to another cgroup while running here, charge the part of
+ * @d before the move to its old cgroup (or to untraced) and leave the rest
+ * in @d. The time since the last read is the leader's enabled-time delta;
+ * the share before the move is exact for cpu-clock and, for TopDown, an
+ * estimate in proportion to time.
+ */
+static __always_inline void split_at_move(struct task_struct *t, struct td_counts *d,
+					  struct td_cpu_totals *tot)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct pending_move *mv = bpf_map_lookup_elem(&td_moves, &cpu);
+	struct td_counts old = {};
+	u64 since_move, before;
+
+	if (!mv || !mv->pid)
+		return;
+	if (mv->pid != t->pid || !d->enabled_ns) {
+		mv->pid = 0; /* stale: that task is no longer running here */
+		return;
+	}
+	since_move = bpf_ktime_get_ns() - mv->when_ns;
+	before = d->enabled_ns > since_move ? d->enabled_ns - since_move : 0;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i < nr_counters) {
+			old.count[i] = scale(d->count[i], before, d->enabled_ns);
+			d->count[i] -= old.count[i];
+		}
+	}
+	old.enabled_ns = scale(d->enabled_ns, before, d->enabled_ns);
+	old.running_ns = scale(d->running_ns, before, d->enabled_ns);
+	d->enabled_ns -= old.enabled_ns;
+	d->running_ns -= old.running_ns;
+	charge(t, mv->old_traced, mv->old_cgroup_id, &old, tot);
+	mv->pid = 0;
+}
+
 /*
  * Charge @prev with this CPU's counter deltas since the last read here;
  * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
@@ -298,33 +406,33 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 	}
 
 	add_local(&tot->all, &d);
-	if (!prev_traced) {
-		add_local(&tot->untraced, &d);
-		return 0;
-	}
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
 	cgroup_id = prev->pid ? bpf_get_current_cgroup_id() : TD_IDLE_CGROUP_ID;
-	if (charge_tasks)
-		charge_task(prev, cgroup_id, &d, tot);
-	charge_cgroup(cgroup_id, &d, tot);
+	split_at_move(prev, &d, tot);
+	charge(prev, prev_traced, cgroup_id, &d, tot);
 	return 0;
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	bool prev_traced;
+	bool prev_traced, next_traced;
 
-	if (!filter_pids && !nr_cgroup_filters)
-		return account(prev, true);
+	if (!filter_pids && !nr_cgroup_filters) {
+		account(prev, true);
+		note_running(next, true);
+		return 0;
+	}
 	/*
 	 * Between two untraced tasks read nothing: the next read, when a
 	 * traced task comes in, charges the gap to the untraced bucket.
 	 */
 	prev_traced = traced(prev);
-	if (!prev_traced && !traced(next))
-		return 0;
-	return account(prev, prev_traced);
+	next_traced = traced(next);
+	if (prev_traced || next_traced)
+		account(prev, prev_traced);
+	note_running(next, next_traced);
+	return 0;
 }
 
 /*
@@ -338,8 +446,45 @@ SEC("raw_tp")
 int td_flush(void *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	bool t_traced = traced(t);
 
-	return account(t, traced(t));
+	account(t, t_traced);
+	note_running(t, t_traced);
+	return 0;
+}
+
+/*
+ * A task (or a whole thread group) moved to another cgroup: cgroup.procs
+ * written, a runtime placing a process. Fires in the mover's context just
+ * after the move. For every CPU running a moved task, leave a pending move
+ * there with the old cgroup from td_running. No counters are read here:
+ * they can only be read on their own CPU.
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	u64 now = bpf_ktime_get_ns(), dst_id = dst->kn->id;
+	u32 tgid = task->tgid, pid = task->pid;
+
+	for (u32 cpu = 0; cpu < TD_MAX_SCAN_CPUS && cpu < nr_cpu_ids; cpu++) {
+		u32 key = cpu; /* the counter stays in a register, where the verifier tracks it */
+		struct running *r = bpf_map_lookup_elem(&td_running, &key);
+		struct pending_move *mv;
+
+		if (!r || !r->pid || r->cgroup_id == dst_id)
+			continue;
+		if (threadgroup ? r->tgid != tgid : r->pid != pid)
+			continue;
+		mv = bpf_map_lookup_elem(&td_moves, &key);
+		if (!mv)
+			continue;
+		mv->when_ns = now;
+		mv->old_cgroup_id = r->cgroup_id;
+		mv->old_traced = r->traced;
+		mv->pid = r->pid;
+	}
+	return 0;
 }
 
 /* -p and COMMAND follow new processes (threads share the tgid already). */

@@ -60,6 +60,9 @@ struct td_task_val {
 /* -c PATH: at most this many cgroup subtrees. */
 #define TD_MAX_CGROUP_FILTERS 8
 
+/* cgroup moves of tasks running on CPUs past this are not split (see td_attach). */
+#define TD_MAX_SCAN_CPUS 1024
+
 /*
  * Per-CPU bookkeeping kept by the BPF program. The conservation invariant,
  * summed over CPUs, once the programs are detached:

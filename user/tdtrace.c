@@ -365,6 +365,10 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.td_fork,
 				  skel->rodata->filter_pids && !opts.no_children);
 	bpf_map__set_max_entries(skel->maps.td_traced_tgids, opts.max_tasks);
+	/* Indexed by CPU, read across CPUs by td_attach: plain arrays, one slot per CPU. */
+	bpf_map__set_max_entries(skel->maps.td_running, libbpf_num_possible_cpus());
+	bpf_map__set_max_entries(skel->maps.td_moves, libbpf_num_possible_cpus());
+	skel->rodata->nr_cpu_ids = libbpf_num_possible_cpus();
 	bpf_map__set_max_entries(skel->maps.td_tasks, opts.max_tasks);
 	bpf_map__set_max_entries(skel->maps.td_cgroups, opts.max_cgroups);
 	err = tdtrace__load(skel);
@@ -404,6 +408,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
+
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -825,4 +825,175 @@ static inline bool itest_have_bpftool(void)
 	return system("bpftool version >/dev/null 2>&1") == 0;
 }
 
+/* ------------------------------------------------- added for test_targets */
+
+/* Kill and reap every child still tracked; leave the cgroups alone. */
+static inline void itest_kill_children(void)
+{
+	for (int i = 0; i < ITEST_MAX_CHILDREN; i++) {
+		pid_t pid = itest_children[i];
+
+		if (!pid)
+			continue;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		itest_children[i] = 0;
+	}
+}
+
+/* mkdir an absolute cgroup path (not tracked: the caller removes it). */
+static inline int itest_cgroup_mkdir(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Sum of the first schedstat field over every thread still in
+ * /proc/PID/task: the CPU time of a live process whose threads are all
+ * still there. Returns 0 or -errno; *nr_threads (may be NULL) how many.
+ */
+static inline int itest_schedstat_process_ns(pid_t pid, uint64_t *ns, int *nr_threads)
+{
+	char dir[64];
+	struct dirent *d;
+	DIR *tasks;
+	int n = 0, ret = 0;
+
+	*ns = 0;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	tasks = opendir(dir);
+	if (!tasks)
+		return -errno;
+	while ((d = readdir(tasks))) {
+		char file[PATH_MAX];
+		unsigned long long v;
+		char *text;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/schedstat", dir, d->d_name);
+		text = itest_read_file(file);
+		if (!text || sscanf(text, "%llu", &v) != 1) {
+			ret = -EINVAL;
+			free(text);
+			break;
+		}
+		free(text);
+		*ns += v;
+		n++;
+	}
+	closedir(tasks);
+	if (nr_threads)
+		*nr_threads = n;
+	return ret;
+}
+
+/* The highest id of any loaded BPF program ("prog") or map ("map"); -1 if unknown. */
+static inline long long itest_bpf_max_id(const char *kind)
+{
+	char cmd[64];
+	json_error_t e;
+	json_t *all, *o;
+	long long max = 0;
+	size_t i;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kind);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
+	if (pclose(f) != 0 || !json_is_array(all)) {
+		json_decref(all);
+		return -1;
+	}
+	json_array_foreach(all, i, o)
+	{
+		if (itest_jint(o, "id") > max)
+			max = itest_jint(o, "id");
+	}
+	json_decref(all);
+	return max;
+}
+
+/* Does any live process hold an fd of (or a link to) this program or map id? */
+static inline bool itest_bpf_id_held(bool map, unsigned int id)
+{
+	struct dirent *d;
+	DIR *proc = opendir("/proc");
+	bool held = false;
+
+	while (proc && !held && (d = readdir(proc))) {
+		struct itest_bpf_ids one;
+		int pid = atoi(d->d_name);
+
+		if (pid <= 0 || itest_bpf_ids_of(pid, &one))
+			continue;
+		held = map ? itest_id_in(one.map, one.nr_maps, id)
+			   : itest_id_in(one.prog, one.nr_progs, id);
+	}
+	if (proc)
+		closedir(proc);
+	return held;
+}
+
+/*
+ * td_ programs and maps with an id above min_prog / min_map (taken before a
+ * tdtrace run that has exited since) that no live process holds: what that
+ * run left behind. Polls up to timeout_ms, as the kernel frees them
+ * asynchronously. Returns how many remain (0 = none), or -1 if bpftool
+ * failed; their names go to left.
+ */
+static inline int itest_wait_td_orphans_gone(long long min_prog, long long min_map, long timeout_ms,
+					     char *left, size_t len)
+{
+	long long end = itest_now_ms() + timeout_ms;
+
+	for (;;) {
+		const char *kinds[] = {"prog", "map"};
+		int total = 0;
+
+		if (left && len)
+			left[0] = '\0';
+		for (int k = 0; k < 2; k++) {
+			long long min = k ? min_map : min_prog;
+			char cmd[64];
+			json_error_t e;
+			json_t *all, *o;
+			size_t i;
+			FILE *f;
+
+			snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kinds[k]);
+			f = popen(cmd, "r");
+			if (!f)
+				return -1;
+			all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
+			if (pclose(f) != 0 || !json_is_array(all)) {
+				json_decref(all);
+				return -1;
+			}
+			json_array_foreach(all, i, o)
+			{
+				const char *name = itest_jstr(o, "name");
+				long long id = itest_jint(o, "id");
+
+				if (!name || strncmp(name, "td_", 3) || id <= min)
+					continue;
+				if (itest_bpf_id_held(k, (unsigned int)id))
+					continue; /* someone else's tdtrace, still running */
+				total++;
+				if (left && strlen(left) + strlen(name) + 24 < len)
+					sprintf(left + strlen(left), "%s%s(%lld)", *left ? " " : "",
+						name, id);
+			}
+			json_decref(all);
+		}
+		if (total == 0 || itest_now_ms() >= end)
+			return total;
+		itest_sleep_ms(50);
+	}
+}
+
 #endif /* TDTRACE_ITEST_H */
