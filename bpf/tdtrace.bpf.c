@@ -18,9 +18,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Knobs set by the loader before load; the verifier prunes what they turn off. */
 const volatile int nr_counters = 1;
 const volatile bool per_thread = false;
-const volatile bool charge_tasks = true;   /* false with --per-cgroup */
-const volatile bool filter_pids = false;   /* -p or COMMAND: only td_traced_tgids */
-const volatile int nr_cgroup_filters = 0;  /* -c: only these cgroup subtrees */
+const volatile bool charge_tasks = true;  /* false with --per-cgroup */
+const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
+const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
 const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 
@@ -42,20 +42,11 @@ COUNTER_ARRAY(td_counter_6);
 COUNTER_ARRAY(td_counter_7);
 COUNTER_ARRAY(td_counter_8);
 
-/* Last values read on this CPU: the baseline of the next delta. */
-struct cpu_state {
-	u64 last[TD_MAX_COUNTERS];
-	u64 last_enabled;
-	u64 last_running;
-	u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
-	u64 primed;		  /* the first read on a CPU only sets the baseline */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, struct cpu_state);
+	__type(value, struct td_cpu_state);
 } td_cpu_state SEC(".maps");
 
 struct {
@@ -205,7 +196,7 @@ static __always_inline void note_running(struct task_struct *t, bool t_traced)
 	r->cgroup_id = t->pid ? t->cgroups->dfl_cgrp->kn->id : TD_IDLE_CGROUP_ID;
 }
 
-static __always_inline int read_counter(void *array, int role, struct cpu_state *st,
+static __always_inline int read_counter(void *array, int role, struct td_cpu_state *st,
 					struct bpf_perf_event_value *v)
 {
 	if (role >= nr_counters)
@@ -220,7 +211,7 @@ static __always_inline int read_counter(void *array, int role, struct cpu_state 
  * Read every counter in use on this CPU into st->cur. The leader's
  * enabled/running times stand for the whole group, which is scheduled as one.
  */
-static __always_inline int read_counters(struct cpu_state *st, u64 *enabled, u64 *running)
+static __always_inline int read_counters(struct td_cpu_state *st, u64 *enabled, u64 *running)
 {
 	struct bpf_perf_event_value v;
 
@@ -244,7 +235,7 @@ static __always_inline void add_local(struct td_counts *dst, const struct td_cou
 			dst->count[i] += d->count[i];
 	dst->enabled_ns += d->enabled_ns;
 	dst->running_ns += d->running_ns;
-	dst->slices += 1;
+	dst->slices += d->slices;
 }
 
 /* dst += d in a map value other CPUs may be charging at the same time. */
@@ -255,7 +246,7 @@ static __always_inline void add_atomic(struct td_counts *dst, const struct td_co
 			__sync_fetch_and_add(&dst->count[i], d->count[i]);
 	__sync_fetch_and_add(&dst->enabled_ns, d->enabled_ns);
 	__sync_fetch_and_add(&dst->running_ns, d->running_ns);
-	__sync_fetch_and_add(&dst->slices, 1);
+	__sync_fetch_and_add(&dst->slices, d->slices);
 }
 
 static __always_inline void charge_task(struct task_struct *prev, u64 cgroup_id,
@@ -324,9 +315,16 @@ static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgro
 	charge_cgroup(cgroup_id, d, tot);
 }
 
-/* d * num / den without overflowing: num <= den < 2^32 in practice (ns between reads). */
+/* v * num / den for num <= den, without overflow: v % den * num needs den < 2^32. */
 static __always_inline u64 scale(u64 v, u64 num, u64 den)
 {
+	/* More than 4.3 s between reads: drop low bits of both (bounded for the verifier). */
+	for (int i = 0; i < 32 && den >> 32; i++) {
+		num >>= 1;
+		den >>= 1;
+	}
+	if (!den)
+		return 0;
 	return v / den * num + v % den * num / den;
 }
 
@@ -361,6 +359,7 @@ static __always_inline void split_at_move(struct task_struct *t, struct td_count
 	}
 	old.enabled_ns = scale(d->enabled_ns, before, d->enabled_ns);
 	old.running_ns = scale(d->running_ns, before, d->enabled_ns);
+	/* The slice goes on, and ends, in the new cgroup: the old part adds no slice. */
 	d->enabled_ns -= old.enabled_ns;
 	d->running_ns -= old.running_ns;
 	charge(t, mv->old_traced, mv->old_cgroup_id, &old, tot);
@@ -374,14 +373,15 @@ static __always_inline void split_at_move(struct task_struct *t, struct td_count
 static __always_inline int account(struct task_struct *prev, bool prev_traced)
 {
 	struct td_cpu_totals *tot;
-	struct cpu_state *st;
+	struct td_cpu_state *st;
 	struct td_counts d = {};
 	u64 enabled, running, cgroup_id;
 	u32 zero = 0;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	tot = bpf_map_lookup_elem(&td_totals, &zero);
-	if (!st || !tot)
+	/* A CPU left out (an E-core, a failed open, onlined later) has nothing to read. */
+	if (!st || !tot || !st->counted)
 		return 0;
 
 	/* A failed read keeps the old baseline: the next delta covers this slice too. */
@@ -398,6 +398,7 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 	}
 	d.enabled_ns = enabled - st->last_enabled;
 	d.running_ns = running - st->last_running;
+	d.slices = 1;
 	st->last_enabled = enabled;
 	st->last_running = running;
 	if (!st->primed) {
@@ -432,6 +433,12 @@ int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (prev_traced || next_traced)
 		account(prev, prev_traced);
 	note_running(next, next_traced);
+	/* The last thread's final switch: free its slot, or a fork-heavy COMMAND fills the map. */
+	if (filter_pids && prev->exit_state && !prev->signal->live.counter) {
+		u32 tgid = prev->tgid;
+
+		bpf_map_delete_elem(&td_traced_tgids, &tgid);
+	}
 	return 0;
 }
 
@@ -466,6 +473,12 @@ int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct
 {
 	u64 now = bpf_ktime_get_ns(), dst_id = dst->kn->id;
 	u32 tgid = task->tgid, pid = task->pid;
+	bool now_traced;
+
+	/* The tracepoint fires for v1 hierarchies too; only v2 moves change what we charge. */
+	if (dst->root->hierarchy_id != 0)
+		return 0;
+	now_traced = traced(task); /* the whole group moved alike: same answer for each thread */
 
 	for (u32 cpu = 0; cpu < TD_MAX_SCAN_CPUS && cpu < nr_cpu_ids; cpu++) {
 		u32 key = cpu; /* the counter stays in a register, where the verifier tracks it */
@@ -483,6 +496,9 @@ int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct
 		mv->old_cgroup_id = r->cgroup_id;
 		mv->old_traced = r->traced;
 		mv->pid = r->pid;
+		/* A second move in the same slice splits from here. */
+		r->cgroup_id = dst_id;
+		r->traced = now_traced;
 	}
 	return 0;
 }

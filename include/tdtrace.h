@@ -7,7 +7,7 @@
 #define TDTRACE_H
 
 #define TD_MAX_COUNTERS 9
-#define TD_COMM_LEN 16
+#define TD_COMM_LEN	16
 
 /*
  * Counter roles, in the order of the perf event arrays counter_0..counter_8.
@@ -56,6 +56,16 @@ struct td_task_val {
 
 /* The idle tasks (pid 0) are charged to this pseudo cgroup id. */
 #define TD_IDLE_CGROUP_ID 0
+
+/* Per-CPU state of the BPF program: the baseline of the next delta. */
+struct td_cpu_state {
+	__u64 last[TD_MAX_COUNTERS];
+	__u64 last_enabled;
+	__u64 last_running;
+	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
+	__u64 primed;		    /* the first read on a CPU only sets the baseline */
+	__u64 counted;		    /* set by the loader on CPUs whose counters are open */
+};
 
 /* -c PATH: at most this many cgroup subtrees. */
 #define TD_MAX_CGROUP_FILTERS 8

@@ -143,7 +143,8 @@ int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_nam
 
 	for (size_t i = 0; i < n; i++) {
 		const struct cgroup_sample *s = &v[i];
-		const char *path = s->id == TD_IDLE_CGROUP_ID ? NULL : cgroup_names_find(names, s->id);
+		const char *path =
+			s->id == TD_IDLE_CGROUP_ID ? NULL : cgroup_names_find(names, s->id);
 		struct cgroup_row r = { .id = s->id, .sum = s->c, .self = s->c };
 
 		/* The idle row and cgroups removed before we could name them stand alone. */

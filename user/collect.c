@@ -2,6 +2,7 @@
 /* Read the task, cgroup and per-CPU totals maps. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -31,7 +32,7 @@ int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals
 	return 0;
 }
 
-void collector_set_flush(struct collector *c, int flush_fd, const bool *cpus)
+void collector_set_flush(struct collector *c, int flush_fd, bool *cpus)
 {
 	c->flush_fd = flush_fd;
 	c->cpus = cpus;
@@ -48,8 +49,13 @@ static int flush(struct collector *c)
 
 		if (!c->cpus[cpu])
 			continue;
-		if (bpf_prog_test_run_opts(c->flush_fd, &opts))
+		if (!bpf_prog_test_run_opts(c->flush_fd, &opts))
+			continue;
+		if (errno != ENXIO)
 			return -errno;
+		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
+		fprintf(stderr, "tdtrace: CPU %d went offline: no longer flushed\n", cpu);
+		c->cpus[cpu] = false;
 	}
 	return 0;
 }

@@ -7,9 +7,9 @@
 
 struct collector {
 	int tasks_fd, cgroups_fd, totals_fd;
-	int flush_fd;	   /* td_flush program, run on each CPU before reading */
-	const bool *cpus;  /* CPUs to flush: those being counted */
-	int nr_cpus; /* possible CPUs: per-CPU map values come in this many copies */
+	int flush_fd; /* td_flush program, run on each CPU before reading */
+	bool *cpus;   /* CPUs to flush: those being counted (one going offline is dropped) */
+	int nr_cpus;  /* possible CPUs: per-CPU map values come in this many copies */
 	unsigned int max_tasks, max_cgroups;
 	struct td_task_key *task_keys; /* batch lookup buffers, map-sized */
 	struct td_task_val *task_vals;
@@ -22,7 +22,7 @@ int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals
 		   unsigned int max_tasks, unsigned int max_cgroups);
 
 /* Before each read, charge the tasks running on @cpus up to now with @flush_fd. */
-void collector_set_flush(struct collector *c, int flush_fd, const bool *cpus);
+void collector_set_flush(struct collector *c, int flush_fd, bool *cpus);
 
 /* Flush, then read every map into @s (sorted). Returns 0 or -errno. */
 int collector_read(struct collector *c, struct snapshot *s);

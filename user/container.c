@@ -186,16 +186,16 @@ static const struct {
 	enum container_kind kind;
 	const char *label_name;
 } scope_pats[] = {
-	{"docker-", 0, CONTAINER_DOCKER, "docker"},
-	{"cri-containerd-", 0, CONTAINER_CONTAINERD, "containerd"},
-	{"crio-conmon-", 1, CONTAINER_CRIO, "crio-conmon"},
-	{"crio-", 1, CONTAINER_CRIO, "crio"},
-	{"libpod-conmon-", 0, CONTAINER_PODMAN, "podman-conmon"},
+	{ "docker-", 0, CONTAINER_DOCKER, "docker" },
+	{ "cri-containerd-", 0, CONTAINER_CONTAINERD, "containerd" },
+	{ "crio-conmon-", 1, CONTAINER_CRIO, "crio-conmon" },
+	{ "crio-", 1, CONTAINER_CRIO, "crio" },
+	{ "libpod-conmon-", 0, CONTAINER_PODMAN, "podman-conmon" },
 	/* podman --cgroups=split (quadlet's default): <unit>/libpod-payload-<id> */
-	{"libpod-payload-", 1, CONTAINER_PODMAN, "podman"},
-	{"libpod-", 1, CONTAINER_PODMAN, "podman"},
+	{ "libpod-payload-", 1, CONTAINER_PODMAN, "podman" },
+	{ "libpod-", 1, CONTAINER_PODMAN, "podman" },
 	/* nerdctl, containerd's own CLI */
-	{"nerdctl-", 0, CONTAINER_CONTAINERD, "containerd"},
+	{ "nerdctl-", 0, CONTAINER_CONTAINERD, "containerd" },
 };
 
 static int match_container(const struct comp *cur, const struct comp *parent, int below_pod,
@@ -383,7 +383,7 @@ static int match_user(const struct comp *cur)
 
 static int match_unit(const struct comp *cur)
 {
-	static const char *const types[] = {".service", ".scope", ".mount", ".socket", ".swap"};
+	static const char *const types[] = { ".service", ".scope", ".mount", ".socket", ".swap" };
 	size_t i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
@@ -395,12 +395,12 @@ static int match_unit(const struct comp *cur)
 
 int container_parse(const char *path, struct container *c)
 {
-	struct comp cur = {0}, parent = {0}, grand = {0};
-	struct comp user = {0}, unit = {0};
+	struct comp cur = { 0 }, parent = { 0 }, grand = { 0 };
+	struct comp user = { 0 }, unit = { 0 };
 	size_t user_end = 0, unit_end = 0, pod_end = 0, end = 0;
-	struct pod pod = {0};
+	struct pod pod = { 0 };
 	int have_pod = 0, have_ctr = 0;
-	struct found f = {0};
+	struct found f = { 0 };
 	struct out label;
 	const char *p;
 

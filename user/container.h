@@ -9,20 +9,22 @@
 #include <stddef.h>
 
 enum container_kind {
-	CONTAINER_NONE,	   /* no pattern: the row is the path itself */
-	CONTAINER_DOCKER,  /* docker-<id>.scope, /docker/<id> */
+	CONTAINER_NONE,	      /* no pattern: the row is the path itself */
+	CONTAINER_DOCKER,     /* docker-<id>.scope, /docker/<id> */
 	CONTAINER_CONTAINERD, /* cri-containerd-<id>.scope, and Kubernetes cgroupfs paths */
-	CONTAINER_CRIO,	   /* crio-<id>.scope, crio-conmon-<id>.scope */
-	CONTAINER_PODMAN,  /* libpod-<id>.scope, libpod-conmon-<id>.scope, /libpod_parent/libpod-<id> */
-	CONTAINER_LXC,	   /* /lxc/<name>, lxc.payload.<name>, lxc.monitor.<name> */
-	CONTAINER_POD,	   /* a Kubernetes pod's own cgroup, no container below it in the path */
-	CONTAINER_USER,	   /* user-<uid>.slice */
-	CONTAINER_UNIT,	   /* a systemd unit: .service .scope .mount .socket .swap */
+	CONTAINER_CRIO,	      /* crio-<id>.scope, crio-conmon-<id>.scope */
+	CONTAINER_PODMAN, /* libpod-<id>.scope, libpod-conmon-<id>.scope, /libpod_parent/libpod-<id>
+			   */
+	CONTAINER_LXC,	  /* /lxc/<name>, lxc.payload.<name>, lxc.monitor.<name> */
+	CONTAINER_POD,	  /* a Kubernetes pod's own cgroup, no container below it in the path */
+	CONTAINER_USER,	  /* user-<uid>.slice */
+	CONTAINER_UNIT,	  /* a systemd unit: .service .scope .mount .socket .swap */
 };
 
 struct container {
 	enum container_kind kind;
-	size_t prefix_len; /* the row's cgroup: path[0..prefix_len), ends at the matched component */
+	size_t prefix_len; /* the row's cgroup: path[0..prefix_len), ends at the matched component
+			    */
 	char id[72];	   /* full container id, LXC name, uid, or unescaped unit name */
 	char pod_uid[40];  /* Kubernetes pod UID with dashes ("" if none) */
 	char qos[16];	   /* "guaranteed", "burstable", "besteffort" ("" if not Kubernetes) */

@@ -54,7 +54,7 @@ static const char usage_text[] =
 	"  -V, --version           print the version\n"
 	"\n"
 	"Examples:\n"
-	"  sudo tdtrace                     # TopDown L1 (and L2) per process and cgroup, every second\n"
+	"  sudo tdtrace                     # TopDown per process and cgroup, every second\n"
 	"  sudo tdtrace -I 5000 -n 20       # every 5 s, top 20 rows\n"
 	"  sudo tdtrace -d 10 --json > td.jsonl   # 10 s of JSON lines\n"
 	"  sudo tdtrace --software          # CPU time per process/cgroup, no PMU needed\n"
@@ -213,7 +213,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			break;
 		case 'p':
 			if (parse_pids(optarg, o))
-				bad = "--pid", what = "process ids > 0, separated by commas (at most 1024)";
+				bad = "--pid",
+				what = "process ids > 0, separated by commas (at most 1024)";
 			break;
 		case OPT_NO_CHILDREN:
 			o->no_children = true;
@@ -271,8 +272,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			if (!strncmp(argv[optind - 1], "--", 2)) {
 				const char *arg = argv[optind - 1];
 
-				fprintf(err, "tdtrace: unknown option, or one that takes no value: "
-					     "'%.*s' (see tdtrace --help)\n",
+				fprintf(err,
+					"tdtrace: unknown option, or one that takes no value: "
+					"'%.*s' (see tdtrace --help)\n",
 					(int)strcspn(arg, "="), arg);
 			} else {
 				fprintf(err, "tdtrace: unknown option '-%c' (see tdtrace --help)\n",
@@ -281,8 +283,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			return OPTIONS_BAD;
 		}
 		if (bad) {
-			fprintf(err, "tdtrace: invalid value '%s' for %s: expected %s\n", optarg, bad,
-				what);
+			fprintf(err, "tdtrace: invalid value '%s' for %s: expected %s\n", optarg,
+				bad, what);
 			return OPTIONS_BAD;
 		}
 		last_optarg = optarg;

@@ -12,8 +12,8 @@
 #define TD_MAX_PIDS 1024
 
 /* Exit codes, documented in the README and --help. */
-#define EXIT_OK 0
-#define EXIT_FAIL 1  /* runtime failure: privileges, BTF, counters, targets */
+#define EXIT_OK	   0
+#define EXIT_FAIL  1 /* runtime failure: privileges, BTF, counters, targets */
 #define EXIT_USAGE 2 /* bad command line, or no TopDown PMU without --software */
 
 struct options {
@@ -25,7 +25,7 @@ struct options {
 	bool per_thread;
 	bool probe;
 	bool verbose;
-	const char *btf_path; /* NULL: the kernel's /sys/kernel/btf/vmlinux */
+	const char *btf_path;	/* NULL: the kernel's /sys/kernel/btf/vmlinux */
 	const char *sysfs_root; /* "/" unless --sysfs-root (tests) */
 	unsigned int max_tasks;
 	unsigned int max_cgroups;
@@ -39,9 +39,9 @@ struct options {
 	char **command;	  /* after --, NULL-terminated; NULL if none */
 
 	/* rows */
-	bool per_cgroup;  /* cgroup rows only */
-	bool containers;  /* name cgroup rows by container */
-	int depth;	  /* --depth: roll cgroups up to this depth; -1 = no limit */
+	bool per_cgroup; /* cgroup rows only */
+	bool containers; /* name cgroup rows by container */
+	int depth;	 /* --depth: roll cgroups up to this depth; -1 = no limit */
 };
 
 enum options_result {

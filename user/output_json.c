@@ -40,8 +40,7 @@ static void key_pct(FILE *f, const char *name, double fraction, bool valid)
 }
 
 /* Raw (unscaled) counts, by perf's event names. */
-static void raw_counts(FILE *f, const char *name, const struct report *r,
-		       const struct td_counts *c)
+static void raw_counts(FILE *f, const char *name, const struct report *r, const struct td_counts *c)
 {
 	key(f, name);
 	fputc('{', f);

@@ -68,7 +68,8 @@ static void print_header(FILE *f, const struct report *r)
 
 		fprintf(f, ", cpu-clock (--software: CPU time only, no TopDown ratios)\n");
 		if (r->filtered)
-			fprintf(f, "traced %.1f ms (%.1f%% of %d CPUs), other tasks and idle %.1f ms",
+			fprintf(f,
+				"traced %.1f ms (%.1f%% of %d CPUs), other tasks and idle %.1f ms",
 				busy / 1e6, cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus,
 				untraced / 1e6);
 		else
@@ -79,8 +80,10 @@ static void print_header(FILE *f, const struct report *r)
 			si(buf, sizeof(buf), r->system.slots));
 		if (r->system.valid)
 			fprintf(f, ": FE %.1f%% BAD %.1f%% BE %.1f%% RET %.1f%%",
-				100 * r->system.l1[TD_L1_FE_BOUND], 100 * r->system.l1[TD_L1_BAD_SPEC],
-				100 * r->system.l1[TD_L1_BE_BOUND], 100 * r->system.l1[TD_L1_RETIRING]);
+				100 * r->system.l1[TD_L1_FE_BOUND],
+				100 * r->system.l1[TD_L1_BAD_SPEC],
+				100 * r->system.l1[TD_L1_BE_BOUND],
+				100 * r->system.l1[TD_L1_RETIRING]);
 	}
 	if (r->system.multiplexed)
 		fprintf(f, "  [multiplexed: counted %.1f%% of the time, scaled]",
@@ -105,8 +108,8 @@ static void print_metric_heads(FILE *f, const struct report *r)
 		fprintf(f, " %6s %10s %8s", "%CPU", "CPU_MS", "SLICES");
 		return;
 	}
-	fprintf(f, " %7s %6s %8s %8s %8s %8s", "SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC",
-		"BACKEND", "RETIRING");
+	fprintf(f, " %7s %6s %8s %8s %8s %8s", "SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC", "BACKEND",
+		"RETIRING");
 	if (r->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			fprintf(f, " %7s", l2_heads[i]);
@@ -168,7 +171,8 @@ static void print_tasks(FILE *f, const struct report *r, unsigned int top)
 		fprintf(f, " %-16s", term_safe(comm, sizeof(comm), t->val.comm, TD_COMM_LEN));
 		print_metrics(f, r, row);
 		fprintf(f, "  %s%s\n",
-			row->cgroup ? term_safe(path, sizeof(path), row->cgroup, sizeof(path)) : "?",
+			row->cgroup ? term_safe(path, sizeof(path), row->cgroup, sizeof(path))
+				    : "?",
 			(t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
 	}
 }
@@ -207,5 +211,6 @@ void output_table(FILE *f, const struct report *r, unsigned int top)
 		print_tasks(f, r, top);
 	print_cgroups(f, r, top);
 	if (!r->counters->software && r->system.multiplexed)
-		fprintf(f, "* multiplexed: another PMU user shared these counters; counts scaled\n");
+		fprintf(f,
+			"* multiplexed: another PMU user shared these counters; counts scaled\n");
 }

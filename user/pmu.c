@@ -296,8 +296,8 @@ int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size)
 			continue;
 		while (hi + 1 < max && cpus[hi + 1])
 			hi++;
-		len += snprintf(buf + len, len < size ? size - len : 0, hi > lo ? "%s%d-%d" : "%s%d",
-				n ? "," : "", lo, hi);
+		len += snprintf(buf + len, len < size ? size - len : 0,
+				hi > lo ? "%s%d-%d" : "%s%d", n ? "," : "", lo, hi);
 		n += hi - lo + 1;
 		lo = hi;
 	}

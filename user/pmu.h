@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include "tdtrace.h"
 
-#define PMU_MAX_CPUS 8192
+#define PMU_MAX_CPUS   8192
 #define PMU_MAX_FORMAT 32
 
 /* One sysfs format/ file: "config:0-7" or "config1:0-3,8-11". */
@@ -35,17 +35,17 @@ struct pmu_event {
 };
 
 struct pmu_info {
-	char name[32];	 /* "cpu" or "cpu_core"; empty if none found */
-	__u32 type;	 /* perf_event_attr.type */
-	bool hybrid;	 /* cpu_core + cpu_atom */
-	int level;	 /* 0: no TopDown, 1: L1 metrics, 2: L1 + L2 */
+	char name[32]; /* "cpu" or "cpu_core"; empty if none found */
+	__u32 type;    /* perf_event_attr.type */
+	bool hybrid;   /* cpu_core + cpu_atom */
+	int level;     /* 0: no TopDown, 1: L1 metrics, 2: L1 + L2 */
 	struct pmu_format format;
 	struct pmu_event events[TD_MAX_COUNTERS]; /* by enum td_counter */
-	int nr_cpus;			  /* CPUs the PMU covers and are online */
-	bool cpus[PMU_MAX_CPUS];	  /* which ones */
-	char vendor[32];		  /* from /proc/cpuinfo, "" if unknown */
-	char model[128];		  /* "model name" from /proc/cpuinfo */
-	char why[256];			  /* level 0: what is missing, one line */
+	int nr_cpus;				  /* CPUs the PMU covers and are online */
+	bool cpus[PMU_MAX_CPUS];		  /* which ones */
+	char vendor[32];			  /* from /proc/cpuinfo, "" if unknown */
+	char model[128];			  /* "model name" from /proc/cpuinfo */
+	char why[256];				  /* level 0: what is missing, one line */
 };
 
 /* sysfs event names by enum td_counter role. */

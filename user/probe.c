@@ -35,13 +35,13 @@ int probe_print(FILE *f, const struct pmu_info *pmu, const struct options *o)
 	err = check_btf(btf);
 	fprintf(f, "BTF:        %s: %s\n", btf, err ? strerror(-err) : "ok");
 	err = cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount));
-	fprintf(f, "cgroup v2:  %s\n",
-		err ? "not mounted: per-cgroup rows need cgroup v2" : mount);
+	fprintf(f, "cgroup v2:  %s\n", err ? "not mounted: per-cgroup rows need cgroup v2" : mount);
 	fprintf(f, "privileges: %s\n",
 		have_privileges() ? "ok" : "missing: run as root, or with CAP_BPF and CAP_PERFMON");
 	if (pmu->level)
 		fprintf(f, "verdict:    `tdtrace` counts TopDown level %d\n", pmu->level);
 	else
-		fprintf(f, "verdict:    no TopDown here; `tdtrace --software` attributes CPU time\n");
+		fprintf(f,
+			"verdict:    no TopDown here; `tdtrace --software` attributes CPU time\n");
 	return EXIT_OK;
 }

@@ -69,6 +69,9 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 		row->cgroup = cr->path;
 		row->label = r->cgroup_opts->containers && cr->path ? &cr->label : NULL;
 		td_decode(row->c, level, &row->m);
+		/* With --per-cgroup there are no task rows: idle comes from its pseudo cgroup. */
+		if (row->idle && !r->idle)
+			r->idle = row->c;
 	}
 	qsort(r->tasks, r->nr_tasks, sizeof(*r->tasks), cmp_slots_desc);
 	qsort(r->cgroups, r->nr_cgroups, sizeof(*r->cgroups), cmp_slots_desc);

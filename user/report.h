@@ -15,27 +15,27 @@
 #include "snapshot.h"
 
 struct row {
-	const struct td_counts *c;    /* what the row shows: a cgroup's whole subtree */
-	const struct td_counts *self; /* cgroups: charged to this row only */
+	const struct td_counts *c;     /* what the row shows: a cgroup's whole subtree */
+	const struct td_counts *self;  /* cgroups: charged to this row only */
 	const struct container *label; /* cgroups with --containers, else NULL */
 	struct td_metrics m;
 	__u64 cgroup_id;
-	const char *cgroup;		 /* path under the v2 mount, NULL if unknown */
+	const char *cgroup;		/* path under the v2 mount, NULL if unknown */
 	const struct task_sample *task; /* task rows only */
-	bool idle;			 /* the idle tasks, or their pseudo cgroup */
+	bool idle;			/* the idle tasks, or their pseudo cgroup */
 };
 
 struct report {
-	bool summary;		/* whole run rather than one interval */
-	unsigned int interval;	/* 1-based index; in the summary, intervals printed */
-	double timestamp;	/* wall clock at the end, unix seconds */
-	double duration_s;	/* time covered */
-	double elapsed_s;	/* since tdtrace started counting */
+	bool summary;	       /* whole run rather than one interval */
+	unsigned int interval; /* 1-based index; in the summary, intervals printed */
+	double timestamp;      /* wall clock at the end, unix seconds */
+	double duration_s;     /* time covered */
+	double elapsed_s;      /* since tdtrace started counting */
 	bool per_thread;
 	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
 	bool per_cgroup; /* no task rows */
 	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
-	int nr_cpus; /* CPUs counted */
+	int nr_cpus;				    /* CPUs counted */
 	const struct counter_set *counters;
 	const struct td_cpu_totals *totals;
 	struct td_metrics system; /* all CPUs together */

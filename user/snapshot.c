@@ -91,7 +91,8 @@ int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struc
 			j++;
 		if (j < prev->nr_tasks && !task_key_cmp(&prev->tasks[j].key, &c->key))
 			base = &prev->tasks[j].val.c;
-		if (c->val.c.slices == base->slices)
+		/* Unchanged only if every field is: a read may catch an update half-done. */
+		if (!memcmp(&c->val.c, base, sizeof(*base)))
 			continue;
 		d = &delta->tasks[delta->nr_tasks++];
 		*d = *c;
@@ -106,7 +107,7 @@ int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struc
 			j++;
 		if (j < prev->nr_cgroups && prev->cgroups[j].id == c->id)
 			base = &prev->cgroups[j].c;
-		if (c->c.slices == base->slices)
+		if (!memcmp(&c->c, base, sizeof(*base)))
 			continue;
 		d = &delta->cgroups[delta->nr_cgroups++];
 		d->id = c->id;

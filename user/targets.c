@@ -42,8 +42,10 @@ int target_cgroup(const char *mount, const char *arg, struct cgroup_target *t, c
 
 		/* An absolute path outside the v2 mount: say where v2 is. */
 		if (arg[0] == '/' && !statfs(arg, &sf) && sf.f_type == CGROUP_SUPER_MAGIC)
-			snprintf(err, errlen, "cgroup '%s' is in cgroup v1; tdtrace needs cgroup v2 "
-					      "(mounted at %s)", arg, mount);
+			snprintf(err, errlen,
+				 "cgroup '%s' is in cgroup v1; tdtrace needs cgroup v2 "
+				 "(mounted at %s)",
+				 arg, mount);
 		else
 			snprintf(err, errlen, "cgroup '%s' not found under %s: %s", arg, mount,
 				 strerror(e));

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,11 +33,13 @@
 #include "report.h"
 #include "targets.h"
 
-static volatile sig_atomic_t exiting, child_exited;
+static volatile sig_atomic_t exiting, exiting_by_kill, child_exited;
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *info, void *ucontext)
 {
 	exiting = sig;
+	/* kill(1) and friends (si_code <= 0), not the terminal, which signals COMMAND too. */
+	exiting_by_kill = info->si_code <= 0;
 }
 
 static void on_sigchld(int sig)
@@ -66,7 +69,7 @@ static double now(clockid_t clock)
  * turns readable (a -p process exited), or a signal arrives (EINTR): the
  * loop then looks at `exiting`, `child_exited` and the pidfds.
  */
-static void sleep_until(double deadline, const int *pidfds, int n)
+static void sleep_until(double deadline, const int *pidfds, int n, const sigset_t *unblocked)
 {
 	struct pollfd fds[TD_MAX_PIDS];
 	double left = deadline - now(CLOCK_MONOTONIC);
@@ -80,7 +83,8 @@ static void sleep_until(double deadline, const int *pidfds, int n)
 	for (int i = 0; i < n; i++)
 		if (pidfds[i] >= 0)
 			fds[nfds++] = (struct pollfd){ .fd = pidfds[i], .events = POLLIN };
-	ppoll(fds, nfds, &ts, NULL);
+	/* Signals are delivered only here: none slips in between a flag check and the sleep. */
+	ppoll(fds, nfds, &ts, unblocked);
 }
 
 static struct bpf_map *counter_map(struct tdtrace *skel, int role)
@@ -91,6 +95,23 @@ static struct bpf_map *counter_map(struct tdtrace *skel, int role)
 		skel->maps.td_counter_6, skel->maps.td_counter_7, skel->maps.td_counter_8,
 	};
 	return maps[role];
+}
+
+/* Mark the CPUs whose counters are open: the program does nothing on the others. */
+static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
+{
+	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
+	__u32 zero = 0;
+	int err = 0;
+
+	if (!st)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++)
+		st[cpu].counted = cpu_groups_fd(g, cpu, 0) >= 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
+		err = -errno;
+	free(st);
+	return err;
 }
 
 /* Put every open counter fd into its perf event array, at its CPU. */
@@ -237,8 +258,9 @@ static int command_status(int status)
 
 static void no_topdown_error(const struct pmu_info *pmu)
 {
-	fprintf(stderr, "tdtrace: no TopDown counters on this CPU (%s%s%s): %s; "
-			"use --software for CPU time per process and cgroup\n",
+	fprintf(stderr,
+		"tdtrace: no TopDown counters on this CPU (%s%s%s): %s; "
+		"use --software for CPU time per process and cgroup\n",
 		pmu->vendor[0] ? pmu->vendor : "unknown vendor", pmu->model[0] ? ", " : "",
 		pmu->model, pmu->why);
 }
@@ -246,7 +268,8 @@ static void no_topdown_error(const struct pmu_info *pmu)
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
+	sigset_t blocked, unblocked;
 	struct snapshot start = {}, prev = {}, cur = {}, delta = {};
 	struct cgroup_names names = {};
 	struct cpu_groups groups = {};
@@ -263,7 +286,8 @@ int main(int argc, char **argv)
 	struct report rep;
 	char mount[4096];
 	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
-	double t_start, t_prev, t_end, deadline;
+	double t_start, t_end, t_read, t_prev_read, deadline, wake, interval;
+	unsigned int printed = 0;
 	int err, ret = EXIT_FAIL, cmd_status = 0;
 
 	switch (options_parse(argc, argv, &opts, stdout, stderr)) {
@@ -304,7 +328,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (!have_privileges()) {
-		fprintf(stderr, "tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
+		fprintf(stderr,
+			"tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
 		goto cleanup;
 	}
 	open_opts.btf_custom_path = opts.btf_path;
@@ -318,8 +343,9 @@ int main(int argc, char **argv)
 	}
 	if (cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount))) {
 		if (!opts.nr_cgroups)
-			fprintf(stderr, "tdtrace: no cgroup v2 mounted: per-cgroup rows need cgroup "
-					"v2; process rows still work\n");
+			fprintf(stderr,
+				"tdtrace: no cgroup v2 mounted: per-cgroup rows need cgroup "
+				"v2; process rows still work\n");
 		mount[0] = '\0';
 		cgroup_names_init(&names, NULL);
 	} else if (cgroup_names_init(&names, mount)) {
@@ -373,19 +399,23 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.td_cgroups, opts.max_cgroups);
 	err = tdtrace__load(skel);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
+		fprintf(stderr,
+			"tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
 			strerror(-err));
 		goto cleanup;
 	}
 	err = fill_counter_maps(skel, &groups);
+	if (!err)
+		err = mark_counted_cpus(skel, &groups);
 	if (!err)
 		err = cpu_groups_enable(&groups);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	err = collector_init(&coll, bpf_map__fd(skel->maps.td_tasks), bpf_map__fd(skel->maps.td_cgroups),
-			     bpf_map__fd(skel->maps.td_totals), opts.max_tasks, opts.max_cgroups);
+	err = collector_init(&coll, bpf_map__fd(skel->maps.td_tasks),
+			     bpf_map__fd(skel->maps.td_cgroups), bpf_map__fd(skel->maps.td_totals),
+			     opts.max_tasks, opts.max_cgroups);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
 		goto cleanup;
@@ -409,12 +439,18 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout shows as EPIPE from fflush */
 	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP; /* a stopped COMMAND has not exited */
 	sigaction(SIGCHLD, &sa, NULL);
+	/* Held until ppoll: output writes are never cut short by EINTR either. */
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGINT);
+	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
 
 	err = collector_read(&coll, &start);
 	if (!err)
@@ -431,11 +467,12 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	t_start = t_prev = now(CLOCK_MONOTONIC);
+	t_start = t_prev_read = deadline = now(CLOCK_MONOTONIC);
+	interval = opts.interval_ms / 1000.0;
 	t_end = opts.duration_s > 0 ? t_start + opts.duration_s : 0;
 	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s; Ctrl-C to stop\n",
-		cs.software ? "cpu-clock (--software)" :
-			      (cs.level == 2 ? "TopDown L1+L2" : "TopDown L1"),
+		cs.software ? "cpu-clock (--software)"
+			    : (cs.level == 2 ? "TopDown L1+L2" : "TopDown L1"),
 		groups.nr_open, opts.per_thread ? " per thread" : "");
 
 	memset(&rep, 0, sizeof(rep));
@@ -447,13 +484,15 @@ int main(int argc, char **argv)
 	rep.cgroup_opts = &row_opts;
 
 	/* collect -> decode -> output, every interval */
-	for (unsigned int n = 1;; n++) {
-		deadline = t_start + n * opts.interval_ms / 1000.0;
-		if (t_end && deadline > t_end)
-			deadline = t_end;
-		while (now(CLOCK_MONOTONIC) < deadline - 1e-4 && !exiting && !child_exited &&
+	for (;;) {
+		/* The next boundary; those missed while output was blocked are skipped. */
+		deadline += interval;
+		if (deadline < now(CLOCK_MONOTONIC))
+			deadline += ceil((now(CLOCK_MONOTONIC) - deadline) / interval) * interval;
+		wake = t_end && deadline > t_end ? t_end : deadline;
+		while (now(CLOCK_MONOTONIC) < wake - 1e-4 && !exiting && !child_exited &&
 		       !all_exited(pidfds, opts.nr_pids))
-			sleep_until(deadline, pidfds, opts.nr_pids);
+			sleep_until(wake, pidfds, opts.nr_pids, &unblocked);
 		if (cmd.pid > 0 && child_exited) {
 			int status;
 
@@ -463,15 +502,17 @@ int main(int argc, char **argv)
 				cmd_status = command_status(status);
 				break; /* the command is done: the summary covers the rest */
 			}
+			deadline -= interval;
 			continue;
 		}
 		if (exiting && cmd.pid > 0) {
-			/* Ctrl-C or SIGTERM: pass it on, and stop when the command does. */
-			if (forwarded != exiting)
+			/* SIGINT/SIGTERM: pass it on (unless the terminal did) and stop with
+			 * COMMAND. */
+			if (exiting_by_kill && forwarded != exiting)
 				kill(cmd.pid, exiting);
 			forwarded = exiting;
 			exiting = 0;
-			n--;
+			deadline -= interval;
 			continue;
 		}
 		if (exiting)
@@ -483,10 +524,12 @@ int main(int argc, char **argv)
 
 		if (read_delta(&coll, &prev, &cur, &delta))
 			goto cleanup;
-		rep.interval = n;
+		/* Durations are measured, not planned: a late read covers more time. */
+		t_read = now(CLOCK_MONOTONIC);
+		rep.interval = ++printed;
 		rep.timestamp = now(CLOCK_REALTIME);
-		rep.elapsed_s = deadline - t_start;
-		rep.duration_s = deadline - t_prev;
+		rep.elapsed_s = t_read - t_start;
+		rep.duration_s = t_read - t_prev_read;
 		err = emit(&opts, &rep, &delta, &names);
 		if (err == -EPIPE) {
 			ret = EXIT_OK; /* `tdtrace | head`: the reader has what it wanted */
@@ -496,10 +539,22 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
 			goto cleanup;
 		}
-		snapshot_copy(&prev, &cur);
-		t_prev = deadline;
-		if (t_end && deadline >= t_end)
+		if (snapshot_copy(&prev, &cur)) {
+			fprintf(stderr, "tdtrace: out of memory\n");
+			goto cleanup;
+		}
+		t_prev_read = t_read;
+		if (t_end && t_read >= t_end - 1e-4)
 			break;
+	}
+	/* -d may end just as COMMAND does: take its status rather than kill it. */
+	if (cmd.pid > 0) {
+		int status;
+
+		if (waitpid(cmd.pid, &status, WNOHANG) == cmd.pid) {
+			cmd.pid = -1;
+			cmd_status = command_status(status);
+		}
 	}
 
 	/* Whole run: stop the programs, charge the running slices, read once more. */

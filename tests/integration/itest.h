@@ -61,7 +61,7 @@ static inline long long itest_now_ms(void)
 
 static inline void itest_sleep_ms(long ms)
 {
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -249,7 +249,7 @@ static inline void itest_child_exec(char *const argv[], int flags, pid_t parent,
 /* Start argv[0] (a path) with stdout/stderr captured. Returns 0 or -errno. */
 static inline int itest_spawn(struct itest_proc *p, char *const argv[], int flags)
 {
-	int outp[2] = {-1, -1}, inp[2] = {-1, -1};
+	int outp[2] = { -1, -1 }, inp[2] = { -1, -1 };
 	pid_t parent = getpid();
 	int out, err = 0;
 
@@ -952,7 +952,7 @@ static inline int itest_wait_td_orphans_gone(long long min_prog, long long min_m
 	long long end = itest_now_ms() + timeout_ms;
 
 	for (;;) {
-		const char *kinds[] = {"prog", "map"};
+		const char *kinds[] = { "prog", "map" };
 		int total = 0;
 
 		if (left && len)

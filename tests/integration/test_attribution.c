@@ -57,8 +57,8 @@ static char skip_reason[PATH_MAX + 1024];
 static int spin_in_cgroup(struct run *r, struct spun *s, const char *name, const char *seconds,
 			  const char *threads)
 {
-	char *argv[] = {(char *)itest_helper_path("spin"), "-w", (char *)seconds, (char *)threads,
-			NULL};
+	char *argv[] = { (char *)itest_helper_path("spin"), "-w", (char *)seconds, (char *)threads,
+			 NULL };
 	struct itest_proc p;
 	char *out = NULL, *line;
 	int err;
@@ -139,8 +139,8 @@ out:
  */
 static void do_run(struct run *r, bool per_thread)
 {
-	const char *args_proc[] = {"--software", "--json", "-I", "500", NULL};
-	const char *args_thread[] = {"--software", "--json", "-I", "500", "--per-thread", NULL};
+	const char *args_proc[] = { "--software", "--json", "-I", "500", NULL };
+	const char *args_thread[] = { "--software", "--json", "-I", "500", "--per-thread", NULL };
 	char mnt[PATH_MAX];
 	struct itest_proc td;
 	int err;
@@ -319,7 +319,7 @@ static void test_multithreaded_process(void **state)
 	assert_true(json_is_true(json_object_get(proc, "exited")));
 }
 
-static const char *const known_types[] = {"system", "process", "thread", "cgroup"};
+static const char *const known_types[] = { "system", "process", "thread", "cgroup" };
 
 static bool known_type(const char *t)
 {

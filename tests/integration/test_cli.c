@@ -66,22 +66,22 @@ struct bad_cmdline {
 
 /* Each must exit 2 with one "tdtrace: ..." line naming `names`, and no stdout. */
 static const struct bad_cmdline bad_cmdlines[] = {
-	{{"-I", "0"}, "--interval"},
-	{{"-I", "abc"}, "--interval"},
-	{{"-I", "10x"}, "--interval"},
-	{{"-I", ""}, "--interval"},
-	{{"-I", "-5"}, "--interval"},
-	{{"--top", "-3"}, "--top"},
-	{{"--top", "0"}, "--top"},
-	{{"-n", "abc"}, "--top"},
-	{{"-d", "0"}, "--duration"},
-	{{"-d", "-1"}, "--duration"},
-	{{"-d", "abc"}, "--duration"},
-	{{"--bogus"}, "--bogus"},
-	{{"-x"}, "-x"},
-	{{"-I"}, "-I"},
-	{{"--software", "extra"}, "extra"},
-	{{"--max-tasks", "0"}, "--max-tasks"},
+	{ { "-I", "0" }, "--interval" },
+	{ { "-I", "abc" }, "--interval" },
+	{ { "-I", "10x" }, "--interval" },
+	{ { "-I", "" }, "--interval" },
+	{ { "-I", "-5" }, "--interval" },
+	{ { "--top", "-3" }, "--top" },
+	{ { "--top", "0" }, "--top" },
+	{ { "-n", "abc" }, "--top" },
+	{ { "-d", "0" }, "--duration" },
+	{ { "-d", "-1" }, "--duration" },
+	{ { "-d", "abc" }, "--duration" },
+	{ { "--bogus" }, "--bogus" },
+	{ { "-x" }, "-x" },
+	{ { "-I" }, "-I" },
+	{ { "--software", "extra" }, "extra" },
+	{ { "--max-tasks", "0" }, "--max-tasks" },
 };
 
 static void test_bad_command_lines(void **state)
@@ -118,7 +118,7 @@ static void test_bad_command_lines(void **state)
 
 static void test_help_and_version(void **state)
 {
-	const char *help[] = {"--help", NULL}, *version[] = {"--version", NULL};
+	const char *help[] = { "--help", NULL }, *version[] = { "--version", NULL };
 	char *out, *err;
 
 	assert_int_equal(run(help, 0, &out, &err), 0);
@@ -140,7 +140,7 @@ static void test_help_and_version(void **state)
 
 static void test_no_pmu_without_software(void **state)
 {
-	const char *args[] = {"--sysfs-root", FIXTURES "/vm", "-d", "1", NULL};
+	const char *args[] = { "--sysfs-root", FIXTURES "/vm", "-d", "1", NULL };
 	char *out, *err;
 	int code;
 
@@ -160,8 +160,8 @@ static void test_no_pmu_without_software(void **state)
 
 static void test_probe(void **state)
 {
-	const char *spr[] = {"--probe", "--sysfs-root", FIXTURES "/sapphirerapids", NULL};
-	const char *vm[] = {"--probe", "--sysfs-root", FIXTURES "/vm", NULL};
+	const char *spr[] = { "--probe", "--sysfs-root", FIXTURES "/sapphirerapids", NULL };
+	const char *vm[] = { "--probe", "--sysfs-root", FIXTURES "/vm", NULL };
 	char *out, *err;
 
 	require_fixture(FIXTURES "/sapphirerapids");
@@ -184,7 +184,7 @@ static void test_probe(void **state)
 
 static void test_not_root(void **state)
 {
-	const char *args[] = {"--software", "-d", "1", NULL};
+	const char *args[] = { "--software", "-d", "1", NULL };
 	char *out, *err;
 	int code;
 
@@ -206,7 +206,7 @@ static void test_not_root(void **state)
 
 static void test_missing_btf(void **state)
 {
-	const char *args[] = {"--software", "--btf", "/nonexistent/vmlinux", "-d", "1", NULL};
+	const char *args[] = { "--software", "--btf", "/nonexistent/vmlinux", "-d", "1", NULL };
 	char *out, *err;
 	int code;
 
@@ -246,7 +246,7 @@ static struct itest_proc *start(const char *const args[], int flags)
 
 static void test_sigterm_json_summary(void **state)
 {
-	const char *args[] = {"--software", "--json", "-I", "200", NULL};
+	const char *args[] = { "--software", "--json", "-I", "200", NULL };
 	struct itest_proc *p = start(args, 0);
 	int code, bad, systems = 0, nr_procs = 0;
 	json_t *lines, *o;
@@ -279,7 +279,7 @@ static void test_sigterm_json_summary(void **state)
 
 static void test_sigint_table_summary(void **state)
 {
-	const char *args[] = {"--software", "-I", "200", NULL};
+	const char *args[] = { "--software", "-I", "200", NULL };
 	struct itest_proc *p = start(args, 0);
 	char *out, *err;
 	int code;
@@ -306,7 +306,7 @@ static char *read_line(int fd, long timeout_ms)
 	size_t len = 0;
 
 	while (buf && !memchr(buf, '\n', len) && len < 65535) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		long left = end - itest_now_ms();
 		ssize_t n;
 
@@ -326,7 +326,7 @@ static char *read_line(int fd, long timeout_ms)
 
 static void test_reader_goes_away(void **state)
 {
-	const char *args[] = {"--software", "--json", "-I", "200", NULL};
+	const char *args[] = { "--software", "--json", "-I", "200", NULL };
 	struct itest_proc *p = start(args, ITEST_STDOUT_PIPE);
 	struct itest_bpf_ids ids;
 	char left[1024], *line, *err;
@@ -372,7 +372,7 @@ static void test_reader_goes_away(void **state)
 
 static void test_sigkill_releases_bpf(void **state)
 {
-	const char *args[] = {"--software", "--json", "-I", "200", NULL};
+	const char *args[] = { "--software", "--json", "-I", "200", NULL };
 	struct itest_proc *p = start(args, 0);
 	struct itest_bpf_ids ids;
 	char left[1024];

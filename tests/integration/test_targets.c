@@ -182,8 +182,8 @@ static int td_stop(void)
 /* Spawn `spin -w SECONDS [THREADS]` waiting on stdin; optionally move it to cgroup. */
 static struct itest_proc *spinner(const char *seconds, const char *threads, const char *cgroup)
 {
-	char *argv[] = {(char *)itest_helper_path("spin"), "-w", (char *)seconds, (char *)threads,
-			NULL};
+	char *argv[] = { (char *)itest_helper_path("spin"), "-w", (char *)seconds, (char *)threads,
+			 NULL };
 	struct itest_proc *p;
 	int err;
 
@@ -349,7 +349,7 @@ static void test_cgroup_nested_and_moves(void **state)
 	b = make_cg("b", NULL, 0);
 
 	{
-		const char *args[] = {"--software", "--json", "-c", rel, "-I", "500", NULL};
+		const char *args[] = { "--software", "--json", "-c", rel, "-I", "500", NULL };
 
 		td_start(args);
 	}
@@ -434,7 +434,7 @@ struct tree {
  */
 static void run_forker(struct tree *t, const char *extra)
 {
-	char *argv[] = {(char *)itest_helper_path("forker"), "0.8", "0.5", NULL};
+	char *argv[] = { (char *)itest_helper_path("forker"), "0.8", "0.5", NULL };
 	struct itest_proc *f;
 	char pid[16], *out = NULL;
 	long long end;
@@ -452,7 +452,9 @@ static void run_forker(struct tree *t, const char *extra)
 	t->pid = f->pid;
 	snprintf(pid, sizeof(pid), "%d", (int)f->pid);
 	{
-		const char *args[] = {"--software", "--json", "-I", "500", "-p", pid, extra, NULL};
+		const char *args[] = {
+			"--software", "--json", "-I", "500", "-p", pid, extra, NULL
+		};
 
 		td_start(args);
 	}
@@ -516,7 +518,7 @@ static void test_pid_tree(void **state)
 	struct tree t;
 	double sum = 0, want, err;
 	const json_t *sys;
-	const char *rowname[] = {"parent", "child 1", "child 2"};
+	const char *rowname[] = { "parent", "child 1", "child 2" };
 	pid_t pids[3];
 	uint64_t refs[3];
 
@@ -573,7 +575,7 @@ static void test_pid_no_children(void **state)
 /* Run `tdtrace --software --json -- argv...` to its end; returns its exit code. */
 static int run_command(char *const cmd[])
 {
-	const char *args[24] = {"--software", "--json", "--"};
+	const char *args[24] = { "--software", "--json", "--" };
 	int n = 3, err;
 
 	for (int k = 0; cmd[k] && n < 23; k++)
@@ -590,10 +592,10 @@ static int run_command(char *const cmd[])
 
 static void test_command(void **state)
 {
-	char *exit7[] = {"/bin/sh", "-c", "exit 7", NULL};
-	char *term[] = {"/bin/sh", "-c", "kill -TERM $$", NULL};
+	char *exit7[] = { "/bin/sh", "-c", "exit 7", NULL };
+	char *term[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
 	char script[PATH_MAX + 128];
-	char *forks[] = {"/bin/sh", "-c", script, NULL};
+	char *forks[] = { "/bin/sh", "-c", script, NULL };
 	const json_t *sh = NULL, *sp = NULL, *o;
 	long long spin_ns = 0;
 	int code, tid;
@@ -652,8 +654,8 @@ static void test_command(void **state)
 
 static void test_per_cgroup_depth(void **state)
 {
-	const char *args[] = {"--software", "--json", "--per-cgroup", "--depth",
-			      "1",	    "-I",     "500",	      NULL};
+	const char *args[] = { "--software", "--json", "--per-cgroup", "--depth",
+			       "1",	     "-I",     "500",	       NULL };
 	char rel[PATH_MAX + 128];
 	const char *top, *a1, *b;
 	struct itest_proc *s1, *s2;
@@ -731,12 +733,12 @@ struct bad_target {
 };
 
 static const struct bad_target bad_targets[] = {
-	{{"-p", "999999"}, "999999", false},
-	{{"-c", "/tdtrace-no-such-cgroup"}, "/tdtrace-no-such-cgroup", false},
-	{{"-c", "/sys/fs/cgroup/cpu"}, "/sys/fs/cgroup/cpu", true},
-	{{"-c", "../../etc"}, "../../etc", false},
-	{{"--", "/nonexistent/cmd"}, "/nonexistent/cmd", false},
-	{{"--", "/etc/passwd"}, "/etc/passwd", false},
+	{ { "-p", "999999" }, "999999", false },
+	{ { "-c", "/tdtrace-no-such-cgroup" }, "/tdtrace-no-such-cgroup", false },
+	{ { "-c", "/sys/fs/cgroup/cpu" }, "/sys/fs/cgroup/cpu", true },
+	{ { "-c", "../../etc" }, "../../etc", false },
+	{ { "--", "/nonexistent/cmd" }, "/nonexistent/cmd", false },
+	{ { "--", "/etc/passwd" }, "/etc/passwd", false },
 };
 
 /* Is path a directory on a cgroup v1 (not cgroup2) filesystem? */
@@ -770,7 +772,7 @@ static void test_bad_targets(void **state)
 		print_message("bpftool is not installed: BPF leftovers not checked\n");
 	for (size_t k = 0; k < nr; k++) {
 		const struct bad_target *b = &bad_targets[k];
-		const char *args[8] = {"--software", "--json"};
+		const char *args[8] = { "--software", "--json" };
 		long long min_prog = 0, min_map = 0;
 		char shown[128] = "", left[1024] = "";
 		int n = 2, code, nleft = 0;
@@ -833,8 +835,8 @@ static void test_cgroup_and_pid(void **state)
 	s_out = spinner("0.4", NULL, out);
 	snprintf(pids, sizeof(pids), "%d,%d", (int)s_in->pid, (int)s_out->pid);
 	{
-		const char *args[] = {"--software", "--json", "-I", "500", "-c",
-				      rel_in,	    "-p",     pids, NULL};
+		const char *args[] = { "--software", "--json", "-I", "500", "-c",
+				       rel_in,	     "-p",     pids, NULL };
 
 		td_start(args);
 	}
@@ -880,9 +882,9 @@ static void test_cgroup_and_pid(void **state)
  */
 static void test_cgroup_self_move(void **state)
 {
-	const char *args_tpl[] = {"--software", "--json", "-I", "2000", "-c", NULL, NULL};
+	const char *args_tpl[] = { "--software", "--json", "-I", "2000", "-c", NULL, NULL };
 	char rel[PATH_MAX + 128], script[3 * PATH_MAX];
-	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
 	struct itest_proc *p;
 	const char *top;
 	const json_t *r;
@@ -930,13 +932,13 @@ static void test_cgroup_self_move(void **state)
  */
 static void test_cgroup_move_running(void **state)
 {
-	const char *args_tpl[] = {"--software", "--json", "-I", "5000", "-c", NULL, NULL};
+	const char *args_tpl[] = { "--software", "--json", "-I", "5000", "-c", NULL, NULL };
 	char rel[PATH_MAX + 128];
 	const char *a, *b;
 	struct itest_proc *s;
 	cpu_set_t all, one;
-	int cpus[2] = {-1, -1}, n = 0, code;
-	const char *names[2] = {"a", "b"};
+	int cpus[2] = { -1, -1 }, n = 0, code;
+	const char *names[2] = { "a", "b" };
 	const char *paths[2];
 	uint64_t u[2];
 	double ns[2], err[2];

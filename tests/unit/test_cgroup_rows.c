@@ -16,8 +16,11 @@ static struct cgroup_name name_table[] = {
 	{ 12, "/a/a1/deep" },
 	{ 20, "/b" },
 	{ 30, "/system.slice" },
-	{ 31, "/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope" },
-	{ 32, "/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope/init.scope" },
+	{ 31, "/system.slice/"
+	      "docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope" },
+	{ 32, "/system.slice/"
+	      "docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope/"
+	      "init.scope" },
 	{ 33, "/system.slice/sshd.service" },
 };
 

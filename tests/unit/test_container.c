@@ -197,8 +197,8 @@ static void test_fixture(void **state)
 
 static void test_errors(void **state)
 {
-	static const char *const bad[] = {"", "system.slice/sshd.service", " /init.scope",
-					  "docker/abc", "."};
+	static const char *const bad[] = { "", "system.slice/sshd.service", " /init.scope",
+					   "docker/abc", "." };
 	struct container c;
 
 	(void)state;
@@ -228,15 +228,15 @@ static void test_kind_names(void **state)
 		enum container_kind kind;
 		const char *name;
 	} want[] = {
-		{CONTAINER_NONE, "none"},
-		{CONTAINER_DOCKER, "docker"},
-		{CONTAINER_CONTAINERD, "containerd"},
-		{CONTAINER_CRIO, "crio"},
-		{CONTAINER_PODMAN, "podman"},
-		{CONTAINER_LXC, "lxc"},
-		{CONTAINER_POD, "pod"},
-		{CONTAINER_USER, "user"},
-		{CONTAINER_UNIT, "unit"},
+		{ CONTAINER_NONE, "none" },
+		{ CONTAINER_DOCKER, "docker" },
+		{ CONTAINER_CONTAINERD, "containerd" },
+		{ CONTAINER_CRIO, "crio" },
+		{ CONTAINER_PODMAN, "podman" },
+		{ CONTAINER_LXC, "lxc" },
+		{ CONTAINER_POD, "pod" },
+		{ CONTAINER_USER, "user" },
+		{ CONTAINER_UNIT, "unit" },
 	};
 
 	(void)state;

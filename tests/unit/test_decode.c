@@ -110,7 +110,7 @@ static void test_l1_clean(void **state)
 {
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000, .ret = 250, .bad = 100, .fe = 300, .be = 350}, 1, &m);
+	decode((struct vec){ .slots = 1000, .ret = 250, .bad = 100, .fe = 300, .be = 350 }, 1, &m);
 	assert_int_equal(m.level, 1);
 	assert_true(m.valid);
 	/* enabled == running == 0 (synthetic counts): scale 1, not multiplexed. */
@@ -133,7 +133,7 @@ static void test_l1_sum_below_slots(void **state)
 {
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000, .ret = 247, .bad = 99, .fe = 297, .be = 347}, 1, &m);
+	decode((struct vec){ .slots = 1000, .ret = 247, .bad = 99, .fe = 297, .be = 347 }, 1, &m);
 	assert_true(m.valid);
 	assert_near(m.slots, 1000.0, 0);
 	assert_l1(&m, 247.0 / 990.0, 0.1, 0.3, 347.0 / 990.0);
@@ -149,7 +149,7 @@ static void test_l1_sum_above_slots(void **state)
 {
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000, .ret = 260, .bad = 100, .fe = 300, .be = 350}, 1, &m);
+	decode((struct vec){ .slots = 1000, .ret = 260, .bad = 100, .fe = 300, .be = 350 }, 1, &m);
 	assert_true(m.valid);
 	assert_l1(&m, 260.0 / 1010.0, 100.0 / 1010.0, 300.0 / 1010.0, 350.0 / 1010.0);
 	assert_near(m.l1[TD_L1_RETIRING], 0.25742574257425743, 1e-15);
@@ -163,7 +163,7 @@ static void test_all_zero(void **state)
 	int level;
 
 	for (level = 0; level <= 2; level++) {
-		decode((struct vec){0}, level, &m);
+		decode((struct vec){ 0 }, level, &m);
 		assert_int_equal(m.level, level);
 		assert_false(m.valid);
 		assert_false(m.multiplexed);
@@ -181,14 +181,14 @@ static void test_l1_all_zero(void **state)
 {
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000}, 1, &m);
+	decode((struct vec){ .slots = 1000 }, 1, &m);
 	assert_false(m.valid);
 	assert_near(m.slots, 1000.0, 0);
 	assert_all_finite(&m);
 	assert_near(m.l1_coverage, 0.0, 0); /* 0 / 1000 */
 
 	/* Same at level 2, with L2 counts that have no parent to share. */
-	decode((struct vec){.slots = 1000, .heavy = 10, .br = 20, .fetch_lat = 30, .mem = 40}, 2,
+	decode((struct vec){ .slots = 1000, .heavy = 10, .br = 20, .fetch_lat = 30, .mem = 40 }, 2,
 	       &m);
 	assert_false(m.valid);
 	assert_all_finite(&m);
@@ -200,7 +200,7 @@ static void test_slots_zero_l1_nonzero(void **state)
 	struct td_metrics m;
 
 	/* 30 + 10 + 20 + 40 = 100: 0.3, 0.1, 0.2, 0.4. */
-	decode((struct vec){.ret = 30, .bad = 10, .fe = 20, .be = 40}, 1, &m);
+	decode((struct vec){ .ret = 30, .bad = 10, .fe = 20, .be = 40 }, 1, &m);
 	assert_true(m.valid);
 	assert_near(m.slots, 0.0, 0);
 	assert_l1(&m, 0.3, 0.1, 0.2, 0.4);
@@ -228,15 +228,15 @@ static void test_l2_clean(void **state)
 	double sum = 0;
 	int i;
 
-	decode((struct vec){.slots = 2000,
-			    .ret = 800,
-			    .bad = 200,
-			    .fe = 400,
-			    .be = 600,
-			    .heavy = 300,
-			    .br = 150,
-			    .fetch_lat = 100,
-			    .mem = 450},
+	decode((struct vec){ .slots = 2000,
+			     .ret = 800,
+			     .bad = 200,
+			     .fe = 400,
+			     .be = 600,
+			     .heavy = 300,
+			     .br = 150,
+			     .fetch_lat = 100,
+			     .mem = 450 },
 	       2, &m);
 	assert_int_equal(m.level, 2);
 	assert_true(m.valid);
@@ -267,15 +267,15 @@ static void test_l2_uses_l1_sum(void **state)
 	};
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000,
-			    .ret = 200,
-			    .bad = 50,
-			    .fe = 100,
-			    .be = 150,
-			    .heavy = 100,
-			    .br = 25,
-			    .fetch_lat = 60,
-			    .mem = 75},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 200,
+			     .bad = 50,
+			     .fe = 100,
+			     .be = 150,
+			     .heavy = 100,
+			     .br = 25,
+			     .fetch_lat = 60,
+			     .mem = 75 },
 	       2, &m);
 	assert_true(m.valid);
 	assert_l1(&m, 0.4, 0.1, 0.2, 0.3);
@@ -300,15 +300,15 @@ static void test_l2_child_above_parent(void **state)
 	};
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000,
-			    .ret = 100,
-			    .bad = 200,
-			    .fe = 300,
-			    .be = 400,
-			    .heavy = 150,
-			    .br = 200,
-			    .fetch_lat = 0,
-			    .mem = 500},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 100,
+			     .bad = 200,
+			     .fe = 300,
+			     .be = 400,
+			     .heavy = 150,
+			     .br = 200,
+			     .fetch_lat = 0,
+			     .mem = 500 },
 	       2, &m);
 	assert_true(m.valid);
 	assert_l1(&m, 0.1, 0.2, 0.3, 0.4);
@@ -330,15 +330,15 @@ static void test_l2_child_huge(void **state)
 	struct td_metrics m;
 
 	/* L1 25 each (sum 100) = .25 each; each child >= 1e6/100 clamps to .25. */
-	decode((struct vec){.slots = 100,
-			    .ret = 25,
-			    .bad = 25,
-			    .fe = 25,
-			    .be = 25,
-			    .heavy = 1000000,
-			    .br = UINT64_MAX,
-			    .fetch_lat = 1ULL << 40,
-			    .mem = 101},
+	decode((struct vec){ .slots = 100,
+			     .ret = 25,
+			     .bad = 25,
+			     .fe = 25,
+			     .be = 25,
+			     .heavy = 1000000,
+			     .br = UINT64_MAX,
+			     .fetch_lat = 1ULL << 40,
+			     .mem = 101 },
 	       2, &m);
 	assert_true(m.valid);
 	assert_l1(&m, 0.25, 0.25, 0.25, 0.25);
@@ -352,15 +352,15 @@ static void test_level1_ignores_l2(void **state)
 	struct td_metrics m;
 	int i;
 
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .heavy = 999999,
-			    .br = UINT64_MAX,
-			    .fetch_lat = 7,
-			    .mem = 1ULL << 50},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .heavy = 999999,
+			     .br = UINT64_MAX,
+			     .fetch_lat = 7,
+			     .mem = 1ULL << 50 },
 	       1, &m);
 	assert_int_equal(m.level, 1);
 	assert_true(m.valid);
@@ -378,7 +378,7 @@ static void test_level0_software(void **state)
 	struct td_metrics m;
 
 	/* 5 ms of cpu-clock, no other counters. */
-	decode((struct vec){.slots = 5000000, .enabled = 5000000, .running = 5000000}, 0, &m);
+	decode((struct vec){ .slots = 5000000, .enabled = 5000000, .running = 5000000 }, 0, &m);
 	assert_int_equal(m.level, 0);
 	assert_false(m.valid);
 	assert_near(m.slots, 5000000.0, 0);
@@ -387,14 +387,14 @@ static void test_level0_software(void **state)
 	assert_all_finite(&m);
 
 	/* Even if the L1 counters hold numbers, level 0 has no ratios. */
-	decode((struct vec){.slots = 1000, .ret = 250, .bad = 100, .fe = 300, .be = 350}, 0, &m);
+	decode((struct vec){ .slots = 1000, .ret = 250, .bad = 100, .fe = 300, .be = 350 }, 0, &m);
 	assert_int_equal(m.level, 0);
 	assert_false(m.valid);
 	assert_near(m.slots, 1000.0, 0);
 	assert_all_finite(&m);
 
 	/* Software counters multiplexed too: 2000/1000 scales cpu-clock x2. */
-	decode((struct vec){.slots = 1000, .enabled = 2000, .running = 1000}, 0, &m);
+	decode((struct vec){ .slots = 1000, .enabled = 2000, .running = 1000 }, 0, &m);
 	assert_false(m.valid);
 	assert_true(m.multiplexed);
 	assert_near(m.scale, 2.0, 0);
@@ -415,13 +415,13 @@ static void test_multiplexed(void **state)
 	};
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .enabled = 2000,
-			    .running = 1000},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .enabled = 2000,
+			     .running = 1000 },
 	       1, &m);
 	assert_true(m.multiplexed);
 	assert_false(m.never_counted);
@@ -438,17 +438,17 @@ static void test_multiplexed(void **state)
 	 *   fetch lat 200/1000 = .2, fetch bw .3 - .2 = .1
 	 *   mem 300/1000 = .3, core .35 - .3 = .05
 	 */
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .heavy = 150,
-			    .br = 40,
-			    .fetch_lat = 200,
-			    .mem = 300,
-			    .enabled = 3000,
-			    .running = 2000},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .heavy = 150,
+			     .br = 40,
+			     .fetch_lat = 200,
+			     .mem = 300,
+			     .enabled = 3000,
+			     .running = 2000 },
 	       2, &m);
 	assert_true(m.multiplexed);
 	assert_true(m.valid);
@@ -463,13 +463,13 @@ static void test_not_multiplexed(void **state)
 {
 	struct td_metrics m;
 
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .enabled = 123456789,
-			    .running = 123456789},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .enabled = 123456789,
+			     .running = 123456789 },
 	       1, &m);
 	assert_false(m.multiplexed);
 	assert_false(m.never_counted);
@@ -478,13 +478,13 @@ static void test_not_multiplexed(void **state)
 	assert_near(m.slots, 1000.0, 0);
 
 	/* running > enabled should not happen; it is not multiplexing: scale 1. */
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .enabled = 1000,
-			    .running = 2000},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .enabled = 1000,
+			     .running = 2000 },
 	       1, &m);
 	assert_false(m.multiplexed);
 	assert_near(m.scale, 1.0, 0);
@@ -498,20 +498,20 @@ static void test_never_counted(void **state)
 	int level;
 
 	for (level = 0; level <= 2; level++) {
-		decode((struct vec){.enabled = 1000, .running = 0}, level, &m);
+		decode((struct vec){ .enabled = 1000, .running = 0 }, level, &m);
 		assert_true(m.never_counted);
 		assert_false(m.valid);
 		assert_all_finite(&m); /* no 1000 / 0 */
 	}
 
 	/* Stale counts with running 0 are still "no data". */
-	decode((struct vec){.slots = 1000,
-			    .ret = 250,
-			    .bad = 100,
-			    .fe = 300,
-			    .be = 350,
-			    .enabled = 1000,
-			    .running = 0},
+	decode((struct vec){ .slots = 1000,
+			     .ret = 250,
+			     .bad = 100,
+			     .fe = 300,
+			     .be = 350,
+			     .enabled = 1000,
+			     .running = 0 },
 	       2, &m);
 	assert_true(m.never_counted);
 	assert_false(m.valid);
@@ -631,21 +631,21 @@ static void test_counts_add(void **state)
 /* Decoding a delta of two cumulative snapshots: the interval's own ratios. */
 static void test_decode_of_delta(void **state)
 {
-	struct td_counts prev = mk((struct vec){.slots = 1000,
-						.ret = 250,
-						.bad = 250,
-						.fe = 250,
-						.be = 250,
-						.enabled = 1000,
-						.running = 1000});
+	struct td_counts prev = mk((struct vec){ .slots = 1000,
+						 .ret = 250,
+						 .bad = 250,
+						 .fe = 250,
+						 .be = 250,
+						 .enabled = 1000,
+						 .running = 1000 });
 	/* Interval: +2000 slots, +1000/+200/+400/+400, enabled +1000, running +500. */
-	struct td_counts cur = mk((struct vec){.slots = 3000,
-					       .ret = 1250,
-					       .bad = 450,
-					       .fe = 650,
-					       .be = 650,
-					       .enabled = 2000,
-					       .running = 1500});
+	struct td_counts cur = mk((struct vec){ .slots = 3000,
+						.ret = 1250,
+						.bad = 450,
+						.fe = 650,
+						.be = 650,
+						.enabled = 2000,
+						.running = 1500 });
 	struct td_counts d;
 	struct td_metrics m;
 

@@ -236,8 +236,10 @@ static void test_embedded_nul(void **state)
 static void test_comm_control_chars(void **state)
 {
 	/* A full 16-byte comm, no NUL terminator, every kind of trouble. */
-	const char comm[TD_COMM_LEN] = {'k',  '\x1b', '[',    '3',    '1',    'm',    '\t',   '"',
-					'\\', '\n',   '\x7f', '\x01', '\xff', '\xc3', '\xa9', 'z'};
+	const char comm[TD_COMM_LEN] = {
+		'k',  '\x1b', '[',    '3',    '1',    'm',    '\t',   '"',
+		'\\', '\n',   '\x7f', '\x01', '\xff', '\xc3', '\xa9', 'z'
+	};
 	const char want[] = "k\x1b[31m\t\"\\\n\x7f\x01\xef\xbf\xbd\xc3\xa9z";
 	char *text;
 
@@ -338,10 +340,10 @@ static void test_invalid_utf8_replaced(void **state)
 /* Random strings biased towards UTF-8-ish bytes, against the reference. */
 static void test_random_against_reference(void **state)
 {
-	static const unsigned char pool[] = {0x00, 0x01, 0x1f, '"',  '\\', 'a',	 0x7f, 0x80,
-					     0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2,
-					     0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0,
-					     0xf1, 0xf3, 0xf4, 0xf5, 0xff, '\n'};
+	static const unsigned char pool[] = { 0x00, 0x01, 0x1f, '"',  '\\', 'a',  0x7f, 0x80,
+					      0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2,
+					      0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0,
+					      0xf1, 0xf3, 0xf4, 0xf5, 0xff, '\n' };
 	unsigned int seed = 12345;
 	unsigned char in[24];
 	char want[3 * sizeof(in)];
@@ -398,25 +400,25 @@ static char *check_double(double v)
 
 static void test_double_roundtrip(void **state)
 {
-	static const double vals[] = {0.0,
-				      1.0,
-				      -1.0,
-				      0.5,
-				      1.0 / 3.0,
-				      2.0 / 3.0,
-				      100.0,
-				      1e-5,
-				      1e21,
-				      1e22,
-				      4.35,
-				      0.3,
-				      DBL_MAX,
-				      -DBL_MAX,
-				      DBL_MIN,
-				      DBL_EPSILON,
-				      9007199254740993.0,
-				      5e-324,
-				      123.456e-200};
+	static const double vals[] = { 0.0,
+				       1.0,
+				       -1.0,
+				       0.5,
+				       1.0 / 3.0,
+				       2.0 / 3.0,
+				       100.0,
+				       1e-5,
+				       1e21,
+				       1e22,
+				       4.35,
+				       0.3,
+				       DBL_MAX,
+				       -DBL_MAX,
+				       DBL_MIN,
+				       DBL_EPSILON,
+				       9007199254740993.0,
+				       5e-324,
+				       123.456e-200 };
 	size_t i;
 	char *text;
 

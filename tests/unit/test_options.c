@@ -17,7 +17,7 @@
 #include "options.h"
 
 /* An argv for options_parse: "tdtrace" first, NULL last. */
-#define ARGV(...) ((char *[]){"tdtrace", __VA_ARGS__, NULL})
+#define ARGV(...) ((char *[]){ "tdtrace", __VA_ARGS__, NULL })
 
 struct parsed {
 	enum options_result res;
@@ -121,7 +121,7 @@ static void assert_defaults_except(const struct options *o, const char *except)
  */
 static int reset_getopt(void **state)
 {
-	char *argv[] = {"reset", NULL};
+	char *argv[] = { "reset", NULL };
 
 	(void)state;
 	optind = 0;
@@ -136,7 +136,7 @@ static void test_defaults(void **state)
 	struct parsed p;
 
 	(void)state;
-	parse_ok(&p, (char *[]){"tdtrace", NULL});
+	parse_ok(&p, (char *[]){ "tdtrace", NULL });
 	assert_defaults_except(&p.o, "");
 	parsed_free(&p);
 }
@@ -144,14 +144,14 @@ static void test_defaults(void **state)
 static void test_interval_forms(void **state)
 {
 	static const char *const forms[][3] = {
-		{"-I", "500"},	    {"-I500"},	     {"--interval", "500"},
-		{"--interval=500"}, {"--inter=500"}, /* unique prefix */
+		{ "-I", "500" },      { "-I500" },	 { "--interval", "500" },
+		{ "--interval=500" }, { "--inter=500" }, /* unique prefix */
 	};
 	struct parsed p;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		char *argv[] = {"tdtrace", (char *)forms[i][0], (char *)forms[i][1], NULL};
+		char *argv[] = { "tdtrace", (char *)forms[i][0], (char *)forms[i][1], NULL };
 
 		parse_ok(&p, argv);
 		assert_int_equal(p.o.interval_ms, 500);
@@ -213,17 +213,17 @@ static void test_flags(void **state)
 		const char *arg;
 		const char *field;
 	} flags[] = {
-		{"-j", "json"},	      {"--json", "json"},
-		{"-s", "software"},   {"--software", "software"},
-		{"-t", "per_thread"}, {"--per-thread", "per_thread"},
-		{"-v", "verbose"},    {"--verbose", "verbose"},
-		{"--probe", "probe"},
+		{ "-j", "json" },	{ "--json", "json" },
+		{ "-s", "software" },	{ "--software", "software" },
+		{ "-t", "per_thread" }, { "--per-thread", "per_thread" },
+		{ "-v", "verbose" },	{ "--verbose", "verbose" },
+		{ "--probe", "probe" },
 	};
 	struct parsed p;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		char *argv[] = {"tdtrace", (char *)flags[i].arg, NULL};
+		char *argv[] = { "tdtrace", (char *)flags[i].arg, NULL };
 		const struct options *o = &p.o;
 		bool set;
 
@@ -317,46 +317,46 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{{"-I", "0"}, "--interval"},
-	{{"-I", "3600001"}, "--interval"},
-	{{"-I", "abc"}, "--interval"},
-	{{"-I", "10x"}, "--interval"},
-	{{"-I", ""}, "--interval"},
-	{{"-I", "-5"}, "--interval"},
-	{{"-I", " 5"}, "--interval"},
-	{{"-I", "\t5"}, "--interval"},
-	{{"-I", "+5"}, "--interval"},
-	{{"-I", "99999999999999999999"}, "--interval"},
-	{{"--interval=5 "}, "--interval"},
-	{{"--top", "0"}, "--top"},
-	{{"--top", "-3"}, "--top"},
-	{{"-n", "1.5"}, "--top"},
-	{{"-n", "100001"}, "--top"},
-	{{"-d", "0"}, "--duration"},
-	{{"-d", "-1"}, "--duration"},
-	{{"-d", "abc"}, "--duration"},
-	{{"-d", "nan"}, "--duration"},
-	{{"-d", "inf"}, "--duration"},
-	{{"-d", "1e9"}, "--duration"},
-	{{"-d", ""}, "--duration"},
-	{{"-d", "\t5"}, "--duration"},
-	{{"-d", "5s"}, "--duration"},
-	{{"--max-tasks", "15"}, "--max-tasks"},
-	{{"--max-tasks", "4000001"}, "--max-tasks"},
-	{{"--max-cgroups", "0"}, "--max-cgroups"},
-	{{"--max-cgroups", "1000001"}, "--max-cgroups"},
-	{{"--btf", ""}, "--btf"},
-	{{"--btf="}, "--btf"},
-	{{"--sysfs-root", ""}, "--sysfs-root"},
-	{{"--bogus"}, "--bogus"},
-	{{"-x"}, "-x"},
-	{{"-jx"}, "-x"},
-	{{"-I"}, "-I"},
-	{{"--interval"}, "--interval"},
-	{{"--json=1"}, "--json"},
-	{{"--probe=1"}, "--probe"},
-	{{"foo"}, "foo"},
-	{{"-j", "foo"}, "foo"},
+	{ { "-I", "0" }, "--interval" },
+	{ { "-I", "3600001" }, "--interval" },
+	{ { "-I", "abc" }, "--interval" },
+	{ { "-I", "10x" }, "--interval" },
+	{ { "-I", "" }, "--interval" },
+	{ { "-I", "-5" }, "--interval" },
+	{ { "-I", " 5" }, "--interval" },
+	{ { "-I", "\t5" }, "--interval" },
+	{ { "-I", "+5" }, "--interval" },
+	{ { "-I", "99999999999999999999" }, "--interval" },
+	{ { "--interval=5 " }, "--interval" },
+	{ { "--top", "0" }, "--top" },
+	{ { "--top", "-3" }, "--top" },
+	{ { "-n", "1.5" }, "--top" },
+	{ { "-n", "100001" }, "--top" },
+	{ { "-d", "0" }, "--duration" },
+	{ { "-d", "-1" }, "--duration" },
+	{ { "-d", "abc" }, "--duration" },
+	{ { "-d", "nan" }, "--duration" },
+	{ { "-d", "inf" }, "--duration" },
+	{ { "-d", "1e9" }, "--duration" },
+	{ { "-d", "" }, "--duration" },
+	{ { "-d", "\t5" }, "--duration" },
+	{ { "-d", "5s" }, "--duration" },
+	{ { "--max-tasks", "15" }, "--max-tasks" },
+	{ { "--max-tasks", "4000001" }, "--max-tasks" },
+	{ { "--max-cgroups", "0" }, "--max-cgroups" },
+	{ { "--max-cgroups", "1000001" }, "--max-cgroups" },
+	{ { "--btf", "" }, "--btf" },
+	{ { "--btf=" }, "--btf" },
+	{ { "--sysfs-root", "" }, "--sysfs-root" },
+	{ { "--bogus" }, "--bogus" },
+	{ { "-x" }, "-x" },
+	{ { "-jx" }, "-x" },
+	{ { "-I" }, "-I" },
+	{ { "--interval" }, "--interval" },
+	{ { "--json=1" }, "--json" },
+	{ { "--probe=1" }, "--probe" },
+	{ { "foo" }, "foo" },
+	{ { "-j", "foo" }, "foo" },
 };
 
 /* Why @p is not the one-line error that @c asks for, or NULL if it is. */
@@ -387,8 +387,8 @@ static void test_bad_values(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *c = &bad_cases[i];
-		char *argv[] = {"tdtrace", (char *)c->args[0], (char *)c->args[1],
-				(char *)c->args[2], NULL};
+		char *argv[] = { "tdtrace", (char *)c->args[0], (char *)c->args[1],
+				 (char *)c->args[2], NULL };
 		const char *problem;
 		struct parsed p;
 
@@ -421,12 +421,12 @@ static void test_bad_value_quoted(void **state)
 
 static void test_help(void **state)
 {
-	static const char *const helps[] = {"--help", "-h"};
+	static const char *const helps[] = { "--help", "-h" };
 	struct parsed p;
 
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
-		parse(&p, (char *[]){"tdtrace", (char *)helps[i], NULL});
+		parse(&p, (char *[]){ "tdtrace", (char *)helps[i], NULL });
 		assert_int_equal(p.res, OPTIONS_DONE);
 		assert_int_equal(p.err_len, 0);
 		assert_non_null(strstr(p.out, "Usage:"));
@@ -446,12 +446,12 @@ static void test_help(void **state)
 
 static void test_version(void **state)
 {
-	static const char *const versions[] = {"--version", "-V"};
+	static const char *const versions[] = { "--version", "-V" };
 	struct parsed p;
 
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
-		parse(&p, (char *[]){"tdtrace", (char *)versions[i], NULL});
+		parse(&p, (char *[]){ "tdtrace", (char *)versions[i], NULL });
 		assert_int_equal(p.res, OPTIONS_DONE);
 		assert_int_equal(p.err_len, 0);
 		assert_true(p.out_len > 0);
@@ -475,7 +475,7 @@ static void test_parse_twice(void **state)
 	assert_int_equal(p.o.top, 4);
 	assert_defaults_except(&p.o, "top");
 	parsed_free(&p);
-	parse_ok(&p, (char *[]){"tdtrace", NULL});
+	parse_ok(&p, (char *[]){ "tdtrace", NULL });
 	assert_defaults_except(&p.o, "");
 	parsed_free(&p);
 }
@@ -483,14 +483,14 @@ static void test_parse_twice(void **state)
 /* After an error in the middle of "-xj", the next parse must not see the 'j'. */
 static void test_parse_twice_after_error(void **state)
 {
-	char *first[] = {"tdtrace", "-xj", NULL};
+	char *first[] = { "tdtrace", "-xj", NULL };
 	struct parsed p;
 
 	(void)state;
 	parse(&p, first);
 	assert_int_equal(p.res, OPTIONS_BAD);
 	parsed_free(&p);
-	parse(&p, (char *[]){"tdtrace", NULL});
+	parse(&p, (char *[]){ "tdtrace", NULL });
 	assert_int_equal(p.res, OPTIONS_RUN);
 	assert_int_equal(p.err_len, 0);
 	assert_defaults_except(&p.o, "");
@@ -500,7 +500,7 @@ static void test_parse_twice_after_error(void **state)
 /* Same after --help in the middle of "-hj". */
 static void test_parse_twice_after_help(void **state)
 {
-	char *first[] = {"tdtrace", "-hj", NULL};
+	char *first[] = { "tdtrace", "-hj", NULL };
 	struct parsed p;
 
 	(void)state;

@@ -23,7 +23,7 @@
 #define FIXTURES "tests/fixtures/sysfs"
 
 /* A comm with '"', '\\', ESC, newline and a byte that is not UTF-8. */
-static const char odd_comm[TD_COMM_LEN] = {'q', '"', 'b', '\\', 0x1b, '\n', (char)0xff, 'z'};
+static const char odd_comm[TD_COMM_LEN] = { 'q', '"', 'b', '\\', 0x1b, '\n', (char)0xff, 'z' };
 /* What JSON must give back for it: the 0xff byte as U+FFFD. */
 static const char odd_comm_json[] = "q\"b\\\x1b\n\xef\xbf\xbdz";
 /* What the table must print for it. */
@@ -42,33 +42,39 @@ static const struct task_spec {
 	__u64 enabled, running, slices;
 } task_specs[NR_TASKS] = {
 	/* The idle tasks have the most slots but are never a table row. */
-	[IDLE] = {0,
-		  "swapper/0",
-		  TD_IDLE_CGROUP_ID,
-		  {900000, 300000, 100000, 200000, 300000, 100000, 50000, 100000, 150000},
-		  1000000000,
-		  1000000000,
-		  500},
+	[IDLE] = { 0,
+		   "swapper/0",
+		   TD_IDLE_CGROUP_ID,
+		   { 900000, 300000, 100000, 200000, 300000, 100000, 50000, 100000, 150000 },
+		   1000000000,
+		   1000000000,
+		   500 },
 	/* L1 40/10/20/30 %, L2 children 16/6/12/18 %. */
-	[WEB] = {100,
-		 odd_comm,
-		 2001,
-		 {5000, 2000, 500, 1000, 1500, 800, 300, 600, 900},
-		 1000000,
-		 1000000,
-		 10},
+	[WEB] = { 100,
+		  odd_comm,
+		  2001,
+		  { 5000, 2000, 500, 1000, 1500, 800, 300, 600, 900 },
+		  1000000,
+		  1000000,
+		  10 },
 	/* L1 sum is slots, in awkward thirds. */
-	[DB] = {200,
-		full_comm,
-		2002,
-		{2500, 833, 833, 1, 833, 100, 400, 1, 800},
-		500000,
-		500000,
-		7},
+	[DB] = { 200,
+		 full_comm,
+		 2002,
+		 { 2500, 833, 833, 1, 833, 100, 400, 1, 800 },
+		 500000,
+		 500000,
+		 7 },
 	/* Counted half the time: scale 2, 2000 slots once scaled. */
-	[MUX] = {400, "mux", 2002, {1000, 400, 100, 200, 300, 100, 50, 100, 150}, 2000, 1000, 3},
+	[MUX] = { 400,
+		  "mux",
+		  2002,
+		  { 1000, 400, 100, 200, 300, 100, 50, 100, 150 },
+		  2000,
+		  1000,
+		  3 },
 	/* Charged a slice but counted nothing. */
-	[NODATA] = {300, "nodata", 2003, {0}, 0, 0, 1},
+	[NODATA] = { 300, "nodata", 2003, { 0 }, 0, 0, 1 },
 };
 
 /* enabled / running of all tasks together: the mux task makes it > 1. */
@@ -84,7 +90,7 @@ static double system_scale(void)
 }
 
 /* Displayed order by slots: web 5000, db 2500, mux 2000 (scaled), nodata 0. */
-static const __u32 pid_order[] = {100, 200, 400, 300};
+static const __u32 pid_order[] = { 100, 200, 400, 300 };
 
 struct lines {
 	json_t *v[64];
@@ -397,7 +403,7 @@ static void check_task_line(struct fx *fx, json_t *o, const struct task_spec *t)
 static void test_json_topdown_l2(void **state)
 {
 	struct fx *fx = *state;
-	static const double web_l2[TD_NR_L2] = {16, 24, 6, 4, 12, 8, 18, 12};
+	static const double web_l2[TD_NR_L2] = { 16, 24, 6, 4, 12, 8, 18, 12 };
 	struct lines *l = &fx->l;
 	json_t *o;
 
@@ -787,18 +793,20 @@ static unsigned int row_pid(const char *row)
 static const struct {
 	const char *head, *value;
 } web_columns[] = {
-	{"SLOTS", "5.00K"},   {"FRONTEND", "20.0"}, {"BAD_SPEC", "10.0"}, {"BACKEND", "30.0"},
-	{"RETIRING", "40.0"}, {"RT.HVY", "16.0"},   {"RT.LGT", "24.0"},	  {"BS.BRM", "6.0"},
-	{"BS.MCL", "4.0"},    {"FE.LAT", "12.0"},   {"FE.BW", "8.0"},	  {"BE.MEM", "18.0"},
-	{"BE.CORE", "12.0"},
+	{ "SLOTS", "5.00K" },  { "FRONTEND", "20.0" }, { "BAD_SPEC", "10.0" },
+	{ "BACKEND", "30.0" }, { "RETIRING", "40.0" }, { "RT.HVY", "16.0" },
+	{ "RT.LGT", "24.0" },  { "BS.BRM", "6.0" },    { "BS.MCL", "4.0" },
+	{ "FE.LAT", "12.0" },  { "FE.BW", "8.0" },     { "BE.MEM", "18.0" },
+	{ "BE.CORE", "12.0" },
 };
 
 static void test_table_topdown_l2(void **state)
 {
 	struct fx *fx = *state;
-	static const char *const heads[] = {
-		"SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC", "BACKEND", "RETIRING", "FE.LAT",
-		"FE.BW", "BS.BRM", "BS.MCL",   "BE.MEM",   "BE.CORE", "RT.HVY",	  "RT.LGT"};
+	static const char *const heads[] = { "SLOTS",	"%SLOTS",   "FRONTEND", "BAD_SPEC",
+					     "BACKEND", "RETIRING", "FE.LAT",	"FE.BW",
+					     "BS.BRM",	"BS.MCL",   "BE.MEM",	"BE.CORE",
+					     "RT.HVY",	"RT.LGT" };
 	static struct table t;
 
 	render_table(fx, 10);

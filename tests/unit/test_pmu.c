@@ -226,7 +226,7 @@ static void test_parse_format_garbage(void **state)
 		"config:a-b", "config:0-7,", "config:-3",  "config:0x1-2",  "config:1 2",
 		"config:+1",  "config:0--7", "config:,1",  "config1:0-7:8", "config:3-",
 	};
-	struct pmu_format_field f = {.word = 7, .mask = 0x1234};
+	struct pmu_format_field f = { .word = 7, .mask = 0x1234 };
 	size_t i;
 
 	(void)state;
@@ -245,11 +245,11 @@ static void make_format(struct pmu_format *fmt)
 	static const struct {
 		const char *name, *text;
 	} src[] = {
-		{"event", "config:0-7"},      {"umask", "config:8-15"},
-		{"edge", "config:18"},	      {"inv", "config:23"},
-		{"cmask", "config:24-31"},    {"ldlat", "config1:0-15"},
-		{"split", "config:0-3,8-11"}, {"offcore_rsp", "config1:0-63"},
-		{"extra", "config2:32-39"},
+		{ "event", "config:0-7" },	{ "umask", "config:8-15" },
+		{ "edge", "config:18" },	{ "inv", "config:23" },
+		{ "cmask", "config:24-31" },	{ "ldlat", "config1:0-15" },
+		{ "split", "config:0-3,8-11" }, { "offcore_rsp", "config1:0-63" },
+		{ "extra", "config2:32-39" },
 	};
 	size_t i;
 
@@ -430,8 +430,8 @@ static void drop(struct tree *t, const char *rel)
 /* A core PMU with slots and all of L1 and L2, all CPUs 0-3 online. */
 static int tree_setup(void **state)
 {
-	static const char *const td[] = {"0x4",	 "0x80", "0x81", "0x82", "0x83",
-					 "0x84", "0x85", "0x86", "0x87"};
+	static const char *const td[] = { "0x4",  "0x80", "0x81", "0x82", "0x83",
+					  "0x84", "0x85", "0x86", "0x87" };
 	struct tree *t = calloc(1, sizeof(*t));
 	char rel[128], text[64];
 	int i;

@@ -75,7 +75,7 @@ static void assert_counts(const struct td_counts *c, __u64 d, __u64 slices)
 
 static void test_diff_merge_join(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	/* prev: 5 (gone by cur), 10, 20 (unchanged), 30 */
@@ -131,7 +131,7 @@ static void test_diff_merge_join(void **state)
 
 static void test_diff_cgroups(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	add_cgroup(&prev, cgroup(0, 1000, 50)); /* idle pseudo cgroup */
@@ -165,7 +165,7 @@ static void test_diff_cgroups(void **state)
 /* A reused PID is another process: keys compare by (id, start_ns). */
 static void test_diff_pid_reuse(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	add_task(&prev, task(42, 1000, 900, 90));
@@ -202,7 +202,7 @@ static void test_diff_pid_reuse(void **state)
 /* The delta of two sorted snapshots is sorted, whatever the interleaving. */
 static void test_diff_result_sorted(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 	unsigned int seed = 1;
 	size_t i, in_prev = 0;
 
@@ -243,7 +243,7 @@ static void test_diff_result_sorted(void **state)
 /* A delta reused from an earlier interval is overwritten, not appended to. */
 static void test_diff_reuses_delta(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	add_task(&cur, task(1, 1, 10, 1));
@@ -266,7 +266,7 @@ static void test_diff_reuses_delta(void **state)
 
 static void test_diff_empty(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	/* Both empty, NULL buffers. */
@@ -321,7 +321,7 @@ static void fill_totals(struct td_cpu_totals *t, __u64 base)
 
 static void test_totals_sub_add(void **state)
 {
-	struct td_cpu_totals a = {0}, b = {0}, out, acc = {0};
+	struct td_cpu_totals a = { 0 }, b = { 0 }, out, acc = { 0 };
 
 	(void)state;
 	fill_totals(&a, 5000);
@@ -395,7 +395,7 @@ static void test_totals_every_field(void **state)
 /* The totals of a diff are cur - prev. */
 static void test_diff_totals(void **state)
 {
-	struct snapshot prev = {0}, cur = {0}, d = {0};
+	struct snapshot prev = { 0 }, cur = { 0 }, d = { 0 };
 
 	(void)state;
 	fill_totals(&prev.totals, 100);
@@ -412,7 +412,7 @@ static void test_diff_totals(void **state)
 
 static void test_copy(void **state)
 {
-	struct snapshot src = {0}, dst = {0};
+	struct snapshot src = { 0 }, dst = { 0 };
 	struct task_sample *tasks;
 	struct cgroup_sample *cgroups;
 
@@ -457,7 +457,7 @@ static void test_copy(void **state)
 
 	/* An empty source empties dst, buffers kept. */
 	{
-		struct snapshot empty = {0};
+		struct snapshot empty = { 0 };
 
 		assert_int_equal(snapshot_copy(&dst, &empty), 0);
 		assert_int_equal(dst.nr_tasks, 0);
@@ -472,14 +472,14 @@ static void test_copy(void **state)
 
 static void test_sort(void **state)
 {
-	struct snapshot s = {0};
+	struct snapshot s = { 0 };
 	static const struct {
 		__u32 id;
 		__u64 start;
 	} order[] = {
-		{0, 0}, {1, 5}, {1, 9}, {2, 0}, {2, 1}, {7, 3}, {0xffffffff, 0},
+		{ 0, 0 }, { 1, 5 }, { 1, 9 }, { 2, 0 }, { 2, 1 }, { 7, 3 }, { 0xffffffff, 0 },
 	};
-	static const __u64 ids[] = {0, 1, 2, 1000, 1ULL << 40, ~0ULL};
+	static const __u64 ids[] = { 0, 1, 2, 1000, 1ULL << 40, ~0ULL };
 
 	(void)state;
 	/* Added in a scrambled order. */
@@ -517,7 +517,7 @@ static void test_sort(void **state)
 
 static void test_key_cmp(void **state)
 {
-	struct td_task_key a = {.id = 5, .start_ns = 100}, b = a;
+	struct td_task_key a = { .id = 5, .start_ns = 100 }, b = a;
 
 	(void)state;
 	assert_int_equal(task_key_cmp(&a, &b), 0);
@@ -538,14 +538,14 @@ static void test_key_cmp(void **state)
 	b.start_ns = 0;
 	assert_true(task_key_cmp(&a, &b) > 0);
 	/* The padding does not take part. */
-	a = (struct td_task_key){.id = 3, .pad = 1, .start_ns = 9};
-	b = (struct td_task_key){.id = 3, .pad = 2, .start_ns = 9};
+	a = (struct td_task_key){ .id = 3, .pad = 1, .start_ns = 9 };
+	b = (struct td_task_key){ .id = 3, .pad = 2, .start_ns = 9 };
 	assert_int_equal(task_key_cmp(&a, &b), 0);
 }
 
 static void test_reserve_growth(void **state)
 {
-	struct snapshot s = {0};
+	struct snapshot s = { 0 };
 	struct task_sample *tasks;
 	size_t i;
 
@@ -595,7 +595,7 @@ static void test_reserve_growth(void **state)
 /* Growing one side alone leaves the other alone. */
 static void test_reserve_one_side(void **state)
 {
-	struct snapshot s = {0};
+	struct snapshot s = { 0 };
 
 	(void)state;
 	assert_int_equal(snapshot_reserve(&s, 8, 0), 0);

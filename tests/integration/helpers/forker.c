@@ -93,7 +93,7 @@ static double seconds_arg(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct timespec delay = {.tv_sec = 0, .tv_nsec = 100 * 1000000L};
+	struct timespec delay = { .tv_sec = 0, .tv_nsec = 100 * 1000000L };
 	pid_t children[2];
 	pthread_t tids[2];
 
