@@ -728,6 +728,26 @@ static inline bool itest_id_in(const unsigned int *ids, int nr, unsigned int id)
 	return false;
 }
 
+/* `bpftool -j KIND show` (KIND "prog" or "map") as a JSON array, or NULL. */
+static inline json_t *itest_bpftool_show(const char *kind)
+{
+	char cmd[64];
+	json_error_t e;
+	json_t *all;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kind);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
+	if (pclose(f) != 0 || !json_is_array(all)) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
 /*
  * Count the loaded programs ("prog") or maps ("map") whose name starts with
  * "td_", per `bpftool -j KIND show`. With only != NULL, count only those
@@ -737,24 +757,15 @@ static inline bool itest_id_in(const unsigned int *ids, int nr, unsigned int id)
 static inline int itest_td_objects(const char *kind, const unsigned int *only, int nr, char *names,
 				   size_t len)
 {
-	char cmd[64];
-	json_error_t e;
 	json_t *all, *o;
 	size_t i;
-	FILE *f;
 	int n = 0;
 
 	if (names && len)
 		names[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kind);
-	f = popen(cmd, "r");
-	if (!f)
+	all = itest_bpftool_show(kind);
+	if (!all)
 		return -1;
-	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
-	if (pclose(f) != 0 || !json_is_array(all)) {
-		json_decref(all);
-		return -1;
-	}
 	json_array_foreach(all, i, o)
 	{
 		const char *name = itest_jstr(o, "name");
@@ -959,21 +970,11 @@ static inline int itest_wait_td_orphans_gone(long long min_prog, long long min_m
 			left[0] = '\0';
 		for (int k = 0; k < 2; k++) {
 			long long min = k ? min_map : min_prog;
-			char cmd[64];
-			json_error_t e;
-			json_t *all, *o;
+			json_t *all = itest_bpftool_show(kinds[k]), *o;
 			size_t i;
-			FILE *f;
 
-			snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kinds[k]);
-			f = popen(cmd, "r");
-			if (!f)
+			if (!all)
 				return -1;
-			all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
-			if (pclose(f) != 0 || !json_is_array(all)) {
-				json_decref(all);
-				return -1;
-			}
 			json_array_foreach(all, i, o)
 			{
 				const char *name = itest_jstr(o, "name");
