@@ -4,6 +4,7 @@
 #   make run        install missing packages, build, run tdtrace for 5 s (README)
 #   make check      install missing packages, build, run every test (README, .ci/run)
 #   make test       build and run every test (packages already there)
+#   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
 OUTPUT ?= build
@@ -29,7 +30,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all run check test unit integration vmlinux deps clean
+.PHONY: all run check test unit integration bench vmlinux deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
@@ -62,6 +63,21 @@ $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(O
 
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -lpthread -o $@
+
+# make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
+$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	llvm-strip -g $@
+
+$(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
+	$(BPFTOOL) gen skeleton $< name floor > $@
+
+$(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -o $@
+
+bench: deps
+	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tests/spin
+	bench/run.sh
 
 unit: $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reference programs for `make bench`: what any sched_switch tracer pays
+ * before it does anything of its own.
+ *   floor_empty: dispatch only (the floor of a tp_btf program);
+ *   floor_read:  reads the same counters as tdtrace, and nothing else.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "tdtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile int nr_counters = 1;
+
+#define COUNTER_ARRAY(name)                                                                        \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);                                       \
+		__uint(key_size, sizeof(u32));                                                     \
+		__uint(value_size, sizeof(u32));                                                   \
+	} name SEC(".maps")
+
+COUNTER_ARRAY(floor_counter_0);
+COUNTER_ARRAY(floor_counter_1);
+COUNTER_ARRAY(floor_counter_2);
+COUNTER_ARRAY(floor_counter_3);
+COUNTER_ARRAY(floor_counter_4);
+COUNTER_ARRAY(floor_counter_5);
+COUNTER_ARRAY(floor_counter_6);
+COUNTER_ARRAY(floor_counter_7);
+COUNTER_ARRAY(floor_counter_8);
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(floor_empty, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return 0;
+}
+
+static __always_inline void read_one(void *array, int role)
+{
+	struct bpf_perf_event_value v;
+
+	if (role < nr_counters)
+		bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, &v, sizeof(v));
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(floor_read, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	read_one(&floor_counter_0, 0);
+	read_one(&floor_counter_1, 1);
+	read_one(&floor_counter_2, 2);
+	read_one(&floor_counter_3, 3);
+	read_one(&floor_counter_4, 4);
+	read_one(&floor_counter_5, 5);
+	read_one(&floor_counter_6, 6);
+	read_one(&floor_counter_7, 7);
+	read_one(&floor_counter_8, 8);
+	return 0;
+}
