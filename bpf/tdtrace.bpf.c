@@ -146,11 +146,10 @@ static __always_inline u64 cgroup_ancestor_id(struct cgroup *cg, int level)
 	return BPF_CORE_READ((struct cgroup___pre61 *)cg, ancestor_ids[level]);
 }
 
-/* Is @t's cgroup v2 one of the -c cgroups, or below one? */
-static __always_inline bool in_cgroup_filter(struct task_struct *t)
+/* The ancestor walk for -c: several probe reads, so its answers are cached below. */
+static __always_inline bool cgroup_under_filter(struct cgroup *cg)
 {
-	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
-	int level = BPF_CORE_READ(cg, level);
+	int level = cg->level;
 
 	for (int k = 0; k < TD_MAX_CGROUP_FILTERS; k++) {
 		if (k >= nr_cgroup_filters)
@@ -160,6 +159,47 @@ static __always_inline bool in_cgroup_filter(struct task_struct *t)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Per CPU, the -c answer for recently seen cgroup ids, direct-mapped. A
+ * cgroup's ancestors never change and v2 ids are never reused, so an entry
+ * never goes stale; a collision only costs a walk.
+ */
+#define TD_FILTER_CACHE 256
+
+struct filter_cache {
+	struct {
+		u64 cgroup_id;
+		u64 traced;
+	} slot[TD_FILTER_CACHE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct filter_cache);
+} td_filter_cache SEC(".maps");
+
+/* Is @t's cgroup v2 one of the -c cgroups, or below one? */
+static __always_inline bool in_cgroup_filter(struct task_struct *t)
+{
+	struct cgroup *cg = t->cgroups->dfl_cgrp;
+	u64 id = cg->kn->id;
+	struct filter_cache *cache;
+	u32 zero = 0, i = id & (TD_FILTER_CACHE - 1);
+	bool yes;
+
+	cache = bpf_map_lookup_elem(&td_filter_cache, &zero);
+	if (cache && cache->slot[i].cgroup_id == id)
+		return cache->slot[i].traced;
+	yes = cgroup_under_filter(cg);
+	if (cache) {
+		cache->slot[i].cgroup_id = id;
+		cache->slot[i].traced = yes;
+	}
+	return yes;
 }
 
 /* -c and -p together trace the intersection. */
@@ -194,6 +234,21 @@ static __always_inline void note_running(struct task_struct *t, bool t_traced)
 	r->tgid = t->tgid;
 	r->traced = t_traced;
 	r->cgroup_id = t->pid ? t->cgroups->dfl_cgrp->kn->id : TD_IDLE_CGROUP_ID;
+}
+
+/*
+ * Whether @prev is traced was worked out when it was switched in, and kept
+ * in td_running (td_attach updates it if the task moves): one lookup saved
+ * per switch.
+ */
+static __always_inline bool traced_when_switched_in(struct task_struct *prev)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
+
+	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+		return r->traced;
+	return traced(prev);
 }
 
 static __always_inline int read_counter(void *array, int role, struct td_cpu_state *st,
@@ -428,7 +483,7 @@ int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_stru
 	 * Between two untraced tasks read nothing: the next read, when a
 	 * traced task comes in, charges the gap to the untraced bucket.
 	 */
-	prev_traced = traced(prev);
+	prev_traced = traced_when_switched_in(prev);
 	next_traced = traced(next);
 	if (prev_traced || next_traced)
 		account(prev, prev_traced);
