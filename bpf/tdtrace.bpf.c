@@ -18,7 +18,8 @@ char LICENSE[] SEC("license") = "GPL";
 /* Knobs set by the loader before load; the verifier prunes what they turn off. */
 const volatile int nr_counters = 1;
 const volatile bool per_thread = false;
-const volatile bool charge_tasks = true;  /* false with --per-cgroup */
+const volatile bool charge_tasks = true;
+const volatile bool track_times = true;	   /* per-entry enabled/running sums */  /* false with --per-cgroup */
 const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
 const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
@@ -251,6 +252,22 @@ static __always_inline bool traced_when_switched_in(struct task_struct *prev)
 	return traced(prev);
 }
 
+/*
+ * The cgroup of @prev: recorded when it was switched in (and updated by
+ * td_attach if it moved), which saves a helper call per switch.
+ */
+static __always_inline u64 running_cgroup(struct task_struct *prev)
+{
+	u32 cpu = bpf_get_smp_processor_id();
+	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
+
+	if (!prev->pid)
+		return TD_IDLE_CGROUP_ID;
+	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+		return r->cgroup_id;
+	return bpf_get_current_cgroup_id();
+}
+
 static __always_inline int read_counter(void *array, int role, struct td_cpu_state *st,
 					struct bpf_perf_event_value *v)
 {
@@ -299,8 +316,11 @@ static __always_inline void add_atomic(struct td_counts *dst, const struct td_co
 	for (int i = 0; i < TD_MAX_COUNTERS; i++)
 		if (i < nr_counters)
 			__sync_fetch_and_add(&dst->count[i], d->count[i]);
-	__sync_fetch_and_add(&dst->enabled_ns, d->enabled_ns);
-	__sync_fetch_and_add(&dst->running_ns, d->running_ns);
+	/* Software counters are never multiplexed: their times would say nothing. */
+	if (track_times) {
+		__sync_fetch_and_add(&dst->enabled_ns, d->enabled_ns);
+		__sync_fetch_and_add(&dst->running_ns, d->running_ns);
+	}
 	__sync_fetch_and_add(&dst->slices, d->slices);
 }
 
@@ -463,7 +483,7 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 
 	add_local(&tot->all, &d);
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
-	cgroup_id = prev->pid ? bpf_get_current_cgroup_id() : TD_IDLE_CGROUP_ID;
+	cgroup_id = running_cgroup(prev);
 	split_at_move(prev, &d, tot);
 	charge(prev, prev_traced, cgroup_id, &d, tot);
 	return 0;

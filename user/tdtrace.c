@@ -380,6 +380,7 @@ int main(int argc, char **argv)
 	skel->rodata->nr_counters = cs.nr;
 	skel->rodata->per_thread = opts.per_thread;
 	skel->rodata->charge_tasks = !opts.per_cgroup;
+	skel->rodata->track_times = !cs.software;
 	skel->rodata->filter_pids = opts.nr_pids || opts.command;
 	if (resolve_cgroups(&opts, mount[0] ? mount : NULL, skel, roots))
 		goto cleanup;
