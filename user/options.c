@@ -45,6 +45,8 @@ static const char usage_text[] =
 	"                          the root (0 = root only)\n"
 	"      --containers        name cgroup rows by container (docker, containerd,\n"
 	"                          Kubernetes, CRI-O, podman, LXC) or systemd unit\n"
+	"      --self-stats        measure tdtrace's own cost per context switch and\n"
+	"                          print it in the summary (costs a little itself)\n"
 	"      --probe             print what this machine supports, and exit\n"
 	"      --btf=FILE          kernel BTF for CO-RE (default /sys/kernel/btf/vmlinux)\n"
 	"      --max-tasks=N       task map size (default 10240); more go to overflow\n"
@@ -79,6 +81,7 @@ enum {
 	OPT_PER_CGROUP,
 	OPT_DEPTH,
 	OPT_CONTAINERS,
+	OPT_SELF_STATS,
 };
 
 static const struct option long_options[] = {
@@ -98,6 +101,7 @@ static const struct option long_options[] = {
 	{ "per-cgroup", no_argument, NULL, OPT_PER_CGROUP },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "containers", no_argument, NULL, OPT_CONTAINERS },
+	{ "self-stats", no_argument, NULL, OPT_SELF_STATS },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT }, /* undocumented: tests */
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -224,6 +228,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			break;
 		case OPT_CONTAINERS:
 			o->containers = true;
+			break;
+		case OPT_SELF_STATS:
+			o->self_stats = true;
 			break;
 		case OPT_DEPTH: {
 			unsigned int depth;

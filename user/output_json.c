@@ -159,6 +159,10 @@ static void system_line(FILE *f, const struct report *r)
 	key_u64(f, "follow_drops", t->follow_drops);
 	key_bool(f, "filtered", r->filtered);
 	raw_counts(f, "untraced", r, &t->untraced);
+	if (r->summary && r->self_stats) {
+		key_u64(f, "self_switch_runs", r->self_runs);
+		key_u64(f, "self_switch_ns", r->self_ns);
+	}
 	raw_counts(f, "task_overflow", r, &t->task_overflow);
 	raw_counts(f, "cgroup_overflow", r, &t->cgroup_overflow);
 	metrics(f, r, &t->all, &r->system);

@@ -46,6 +46,9 @@ struct report {
 	struct cgroup_row *cgroup_rows; /* what cgroups[] points into */
 	size_t nr_cgroup_rows;
 	const struct td_counts *idle; /* the idle tasks' counts, NULL if none */
+	/* --self-stats, summary only: the sched_switch program's own runs and time */
+	bool self_stats;
+	unsigned long long self_runs, self_ns;
 };
 
 /* Build @r from @s; @r points into @s, which must outlive it. 0 or -ENOMEM. */

@@ -250,6 +250,19 @@ static bool all_exited(const int *pidfds, int n)
 	return n > 0;
 }
 
+/* The sched_switch program's run count and total run time, from the kernel. */
+static void self_cost(struct tdtrace *skel, unsigned long long *runs, unsigned long long *ns)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	*runs = *ns = 0;
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.td_switch), &info, &len))
+		return;
+	*runs = info.run_cnt;
+	*ns = info.run_time_ns;
+}
+
 /* The shell's convention: the exit code, or 128 + the signal that killed it. */
 static int command_status(int status)
 {
@@ -288,7 +301,7 @@ int main(int argc, char **argv)
 	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
 	double t_start, t_end, t_read, t_prev_read, deadline, wake, interval;
 	unsigned int printed = 0;
-	int err, ret = EXIT_FAIL, cmd_status = 0;
+	int err, ret = EXIT_FAIL, cmd_status = 0, stats_fd = -1;
 
 	switch (options_parse(argc, argv, &opts, stdout, stderr)) {
 	case OPTIONS_DONE:
@@ -434,6 +447,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
 		goto cleanup;
 	}
+	if (opts.self_stats) {
+		/* Stats stay on while this fd is open: nothing to undo at exit, even SIGKILL. */
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			fprintf(stderr, "tdtrace: failed to enable BPF run-time stats: %s\n",
+				strerror(errno));
+			goto cleanup;
+		}
+	}
 	err = tdtrace__attach(skel);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
@@ -560,6 +582,9 @@ int main(int argc, char **argv)
 
 	/* Whole run: stop the programs, charge the running slices, read once more. */
 	tdtrace__detach(skel);
+	rep.self_stats = opts.self_stats;
+	if (opts.self_stats)
+		self_cost(skel, &rep.self_runs, &rep.self_ns);
 	if (read_delta(&coll, &start, &cur, &delta))
 		goto cleanup;
 	rep.summary = true;
@@ -573,6 +598,8 @@ int main(int argc, char **argv)
 	ret = opts.command ? cmd_status : EXIT_OK;
 
 cleanup:
+	if (stats_fd >= 0)
+		close(stats_fd);
 	command_abort(&cmd);
 	for (int i = 0; i < TD_MAX_CGROUP_FILTERS; i++)
 		free(roots[i]);

@@ -277,6 +277,44 @@ static void test_sigterm_json_summary(void **state)
 	free(err);
 }
 
+/* --self-stats: the summary says how often the program ran and for how long. */
+static void test_self_stats(void **state)
+{
+	const char *args[] = { "--software", "--json", "--self-stats", "-I", "200", NULL };
+	struct itest_proc *p = start(args, 0);
+	long long runs = -1, ns = -1;
+	int code, bad;
+	json_t *lines, *o;
+	char *out, *err;
+	size_t i;
+
+	itest_sleep_ms(400);
+	code = itest_signal_and_wait(p, SIGINT, STOP_MS);
+	out = itest_stdout(p);
+	err = itest_stderr(p);
+	lines = itest_parse_jsonl(out, &bad);
+	json_array_foreach(lines, i, o)
+	{
+		if (itest_jis(o, "phase", "summary") && itest_jis(o, "type", "system")) {
+			runs = itest_jint(o, "self_switch_runs");
+			ns = itest_jint(o, "self_switch_ns");
+		}
+		/* Only the summary carries it. */
+		if (itest_jis(o, "phase", "interval"))
+			assert_null(json_object_get(o, "self_switch_runs"));
+	}
+	print_message("--self-stats: %lld runs, %lld ns (%.0f ns per run)\n", runs, ns,
+		      runs > 0 ? (double)ns / runs : 0.0);
+	if (code != 0)
+		fail_msg("exit %d; stderr: %s", code, err);
+	assert_int_equal(bad, 0);
+	assert_true(runs > 0);
+	assert_true(ns > 0);
+	json_decref(lines);
+	free(out);
+	free(err);
+}
+
 static void test_sigint_table_summary(void **state)
 {
 	const char *args[] = { "--software", "-I", "200", NULL };
@@ -401,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_btf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_json_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_table_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_self_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigkill_releases_bpf, setup, teardown),
 	};
