@@ -75,9 +75,13 @@ $(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
 $(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -o $@
 
+$(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
+	$(CC) $(CFLAGS) $< -o $@
+
 bench: deps
-	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tests/spin
+	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
 	bench/run.sh
+	bench/userspace.sh
 
 unit: $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)

@@ -1,0 +1,69 @@
+#!/bin/sh
+# make bench, second part: tdtrace's own user-space CPU per interval and its
+# peak RSS with many live tasks and cgroups (issue 4: 10,000 and 1,000).
+#   TASKS=10000 CGROUPS=1000 SECONDS_RUN=10 bench/userspace.sh
+set -u
+TASKS=${TASKS:-10000}
+CGROUPS=${CGROUPS:-1000}
+RUN=${SECONDS_RUN:-10}
+B=${OUTPUT:-build}
+TMP=$(mktemp -d)
+CG_MOUNT=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+DIR="$CG_MOUNT/tdtrace-crowd-$$"
+crowd=""
+
+cleanup() {
+	[ -n "$crowd" ] && kill "$crowd" 2>/dev/null && wait "$crowd" 2>/dev/null
+	rmdir "$DIR" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+mkdir -p "$DIR"
+"$B/tasks" "$DIR" "$TASKS" "$CGROUPS" 500 2>"$TMP/crowd" &
+crowd=$!
+for _ in $(seq 600); do
+	grep -q ready "$TMP/crowd" && break
+	sleep 0.1
+done
+cat "$TMP/crowd" >&2
+
+# Measure one tdtrace run; $1 is "table" or "json". Prints "cpu_ticks rss_kib".
+measure() {
+	if [ "$1" = json ]; then
+		"$B/tdtrace" --software -I 1000 --json >"$TMP/out" 2>"$TMP/err" &
+	else
+		"$B/tdtrace" --software -I 1000 >"$TMP/out" 2>"$TMP/err" &
+	fi
+	td=$!
+	for _ in $(seq 100); do
+		grep -q counting "$TMP/err" && break
+		sleep 0.05
+	done
+	cpu0=$(awk '{ print $14 + $15 }' "/proc/$td/stat")
+	sleep "$RUN"
+	cpu1=$(awk '{ print $14 + $15 }' "/proc/$td/stat")
+	rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$td/status")
+	kill -INT "$td"
+	wait "$td"
+	echo "$((cpu1 - cpu0)) $rss"
+}
+
+ticks=$(getconf CLK_TCK)
+table=$(measure table)
+json=$(measure json)
+rows=$(grep -c '"phase":"interval","interval":3,' "$TMP/out")
+procs=$(grep '"phase":"interval","interval":3,' "$TMP/out" | grep -c '"type":"process"')
+cgs=$(grep '"phase":"interval","interval":3,' "$TMP/out" | grep -c '"type":"cgroup"')
+echo
+echo "| what | figure |"
+echo "| --- | --- |"
+echo "| live processes / cgroups made | $TASKS / $CGROUPS (each process wakes every 500 ms) |"
+echo "| rows in one interval with --json (process, cgroup, system lines) | $rows ($procs process, $cgs cgroup) |"
+for m in table json; do
+	eval "set -- \$$m"
+	awk -v m="$m" -v c="$1" -v t="$ticks" -v run="$RUN" -v rss="$2" 'BEGIN {
+		printf "| tdtrace -I 1000, %s output: user+system CPU | %.2f%% of one CPU (%.1f ms per interval) |\n",
+			m, c / t / run * 100, c / t / run * 1000
+		printf "| tdtrace -I 1000, %s output: peak RSS (VmHWM) | %.1f MiB |\n", m, rss / 1024 }'
+done
