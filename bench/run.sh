@@ -40,6 +40,7 @@ floor-read|$B/floor read 1|ready
 tdtrace|$B/tdtrace --software -I 1000|counting
 tdtrace-c|$B/tdtrace --software -I 1000 -c ${CG#"$CG_MOUNT"}|counting
 tdtrace-p|$B/tdtrace --software -I 1000 -p $sleeper|counting
+tdtrace-per-cgroup|$B/tdtrace --software -I 1000 --per-cgroup|counting
 perf-stat|perf stat -a -e cpu-clock -o /dev/null sleep 100000|"
 
 # Start a configuration, wait until it says it is attached. Prints its pid.

@@ -445,12 +445,12 @@ static __always_inline void split_at_move(struct task_struct *t, struct td_count
  * Charge @prev with this CPU's counter deltas since the last read here;
  * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
  */
-static __always_inline int account(struct task_struct *prev, bool prev_traced)
+static __always_inline int account_to(struct task_struct *prev, bool prev_traced, u64 cgroup_id)
 {
 	struct td_cpu_totals *tot;
 	struct td_cpu_state *st;
 	struct td_counts d = {};
-	u64 enabled, running, cgroup_id;
+	u64 enabled, running;
 	u32 zero = 0;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
@@ -483,10 +483,15 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 
 	add_local(&tot->all, &d);
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
-	cgroup_id = running_cgroup(prev);
 	split_at_move(prev, &d, tot);
 	charge(prev, prev_traced, cgroup_id, &d, tot);
 	return 0;
+}
+
+/* Charge @prev (to its own cgroup) with this CPU's deltas since the last read. */
+static __always_inline int account(struct task_struct *prev, bool prev_traced)
+{
+	return account_to(prev, prev_traced, running_cgroup(prev));
 }
 
 SEC("tp_btf/sched_switch")
@@ -575,6 +580,41 @@ int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct
 		r->cgroup_id = dst_id;
 		r->traced = now_traced;
 	}
+	return 0;
+}
+
+/*
+ * --per-cgroup without targets: attached to each CPU's cgroup-switches
+ * software event instead of sched_switch, so it runs only when the cgroup
+ * changes (perf's BPF cgroup counter does the same). The kernel counts it
+ * in perf_event_task_sched_out, before the switch: current is the task
+ * leaving, and everything since the last read here was spent in its cgroup.
+ */
+SEC("perf_event")
+int td_cgroup_switch(struct bpf_perf_event_data *ctx)
+{
+	account(bpf_get_current_task_btf(), true);
+	return 0;
+}
+
+/*
+ * With td_cgroup_switch only: the idle task shares the root cgroup, so
+ * going idle or leaving idle for a root-cgroup task is no cgroup switch.
+ * Split at idle instead: entering idle, what ran since the last read was
+ * in the root cgroup (anything elsewhere was charged at its cgroup switch);
+ * leaving idle, it was idle.
+ */
+#define TD_PWR_EVENT_EXIT ((unsigned int)-1)
+
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(td_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (state == TD_PWR_EVENT_EXIT)
+		account_to(t, true, TD_IDLE_CGROUP_ID);
+	else
+		account_to(t, true, t->cgroups->dfl_cgrp->kn->id);
 	return 0;
 }
 

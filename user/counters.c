@@ -41,6 +41,18 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
 	return 0;
 }
 
+void counters_cgroup_switches(struct counter_set *set)
+{
+	memset(set, 0, sizeof(*set));
+	set->nr = 1;
+	set->software = true;
+	set->attr[0].type = PERF_TYPE_SOFTWARE;
+	set->attr[0].size = sizeof(set->attr[0]);
+	set->attr[0].config = PERF_COUNT_SW_CGROUP_SWITCHES;
+	set->attr[0].sample_period = 1;
+	set->name[0] = "cgroup-switches";
+}
+
 void counters_software(struct counter_set *set)
 {
 	struct perf_event_attr *attr = &set->attr[TD_SLOTS];

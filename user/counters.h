@@ -29,4 +29,10 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set);
 /* --software: cpu-clock in the slots role, nothing else. */
 void counters_software(struct counter_set *set);
 
+/*
+ * The cgroup-switches software event, sampling every occurrence: the
+ * trigger of the --per-cgroup program (counts only when the cgroup changes).
+ */
+void counters_cgroup_switches(struct counter_set *set);
+
 #endif /* TD_COUNTERS_H */

@@ -251,6 +251,52 @@ static bool all_exited(const int *pidfds, int n)
 	return n > 0;
 }
 
+/*
+ * --per-cgroup without targets: trigger on each CPU's cgroup-switches event
+ * instead of every sched_switch. Returns false (sched_switch stays) if the
+ * kernel has no such event (before 5.13) or any CPU's fails to open.
+ */
+static bool open_cgroup_switches(struct cpu_groups *g, const bool *cpus)
+{
+	struct counter_set set;
+	FILE *quiet = fopen("/dev/null", "w");
+	int err;
+
+	counters_cgroup_switches(&set);
+	err = cpu_groups_open(g, &set, cpus, libbpf_num_possible_cpus(), quiet ? quiet : stderr);
+	if (quiet)
+		fclose(quiet);
+	for (int cpu = 0; !err && cpu < g->nr_cpus; cpu++)
+		if (cpus[cpu] && cpu_groups_fd(g, cpu, 0) < 0)
+			err = -ENODEV;
+	if (err)
+		cpu_groups_close(g);
+	return !err;
+}
+
+static int attach_cgroup_switches(struct tdtrace *skel, const struct cpu_groups *g,
+				  struct bpf_link **links)
+{
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		int fd = cpu_groups_fd(g, cpu, 0);
+
+		if (fd < 0)
+			continue;
+		links[cpu] = bpf_program__attach_perf_event(skel->progs.td_cgroup_switch, fd);
+		if (!links[cpu])
+			return -errno;
+	}
+	return 0;
+}
+
+static void detach_cgroup_switches(struct bpf_link **links, int n)
+{
+	for (int cpu = 0; links && cpu < n; cpu++) {
+		bpf_link__destroy(links[cpu]);
+		links[cpu] = NULL;
+	}
+}
+
 /* The sched_switch program's run count and total run time, from the kernel. */
 static void self_cost(struct tdtrace *skel, unsigned long long *runs, unsigned long long *ns)
 {
@@ -286,7 +332,9 @@ int main(int argc, char **argv)
 	sigset_t blocked, unblocked;
 	struct snapshot start = {}, prev = {}, cur = {}, delta = {};
 	struct cgroup_names names = {};
-	struct cpu_groups groups = {};
+	struct cpu_groups groups = {}, cgroup_switches = {};
+	struct bpf_link **cgsw_links = NULL;
+	bool on_cgroup_switch = false;
 	struct collector coll = {};
 	struct counter_set cs = {};
 	struct tdtrace *skel = NULL;
@@ -409,6 +457,15 @@ int main(int argc, char **argv)
 	row_opts.nr_roots = opts.nr_cgroups;
 	row_opts.depth = opts.depth;
 	row_opts.containers = opts.containers;
+	/*
+	 * --per-cgroup alone: a switch between tasks of one cgroup changes no
+	 * row, so trigger on cgroup changes only and leave sched_switch alone.
+	 */
+	on_cgroup_switch = opts.per_cgroup && !skel->rodata->filter_pids && !opts.nr_cgroups &&
+			   open_cgroup_switches(&cgroup_switches, cpus);
+	bpf_program__set_autoload(skel->progs.td_cgroup_switch, on_cgroup_switch);
+	bpf_program__set_autoload(skel->progs.td_idle, on_cgroup_switch);
+	bpf_program__set_autoattach(skel->progs.td_switch, !on_cgroup_switch);
 	/* Following forks costs a program on every fork: load it only when needed. */
 	bpf_program__set_autoload(skel->progs.td_fork,
 				  skel->rodata->filter_pids && !opts.no_children);
@@ -465,6 +522,11 @@ int main(int argc, char **argv)
 		}
 	}
 	err = tdtrace__attach(skel);
+	if (!err && on_cgroup_switch) {
+		cgsw_links = calloc(cgroup_switches.nr_cpus, sizeof(*cgsw_links));
+		err = cgsw_links ? attach_cgroup_switches(skel, &cgroup_switches, cgsw_links)
+				 : -ENOMEM;
+	}
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
 		goto cleanup;
@@ -501,10 +563,11 @@ int main(int argc, char **argv)
 	t_start = t_prev_read = deadline = now(CLOCK_MONOTONIC);
 	interval = opts.interval_ms / 1000.0;
 	t_end = opts.duration_s > 0 ? t_start + opts.duration_s : 0;
-	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s; Ctrl-C to stop\n",
+	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s%s; Ctrl-C to stop\n",
 		cs.software ? "cpu-clock (--software)"
 			    : (cs.level == 2 ? "TopDown L1+L2" : "TopDown L1"),
-		groups.nr_open, opts.per_thread ? " per thread" : "");
+		groups.nr_open, opts.per_thread ? " per thread" : "",
+		on_cgroup_switch ? " at cgroup switches" : "");
 
 	memset(&rep, 0, sizeof(rep));
 	rep.counters = &cs;
@@ -590,6 +653,7 @@ int main(int argc, char **argv)
 
 	/* Whole run: stop the programs, charge the running slices, read once more. */
 	tdtrace__detach(skel);
+	detach_cgroup_switches(cgsw_links, cgroup_switches.nr_cpus);
 	rep.self_stats = opts.self_stats;
 	if (opts.self_stats)
 		self_cost(skel, &rep.self_runs, &rep.self_ns);
@@ -614,7 +678,10 @@ cleanup:
 	for (int i = 0; i < TD_MAX_PIDS; i++)
 		if (pidfds[i] >= 0)
 			close(pidfds[i]);
+	detach_cgroup_switches(cgsw_links, cgroup_switches.nr_cpus);
+	free(cgsw_links);
 	tdtrace__destroy(skel);
+	cpu_groups_close(&cgroup_switches);
 	cpu_groups_close(&groups);
 	collector_free(&coll);
 	snapshot_free(&start);
