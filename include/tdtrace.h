@@ -62,9 +62,20 @@ struct td_cpu_state {
 	__u64 last[TD_MAX_COUNTERS];
 	__u64 last_enabled;
 	__u64 last_running;
-	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
-	__u64 primed;		    /* the first read on a CPU only sets the baseline */
-	__u64 counted;		    /* set by the loader on CPUs whose counters are open */
+	__u64 cur[TD_MAX_COUNTERS];	     /* scratch: committed only when every read succeeded */
+	__u64 primed;			     /* the first read on a CPU only sets the baseline */
+	__u64 counted;			     /* set by the loader on CPUs whose counters are open */
+	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
+	__u64 scratch;			     /* see member_event() in the BPF program */
+};
+
+/* What td_selfcheck found, comparing direct and helper reads of the members. */
+struct td_selfcheck {
+	__u64 reads;  /* member reads compared */
+	__u64 equal;  /* direct == helper */
+	__u64 behind; /* direct < helper by more than 1%: the count was stale */
+	__u64 ahead;  /* direct > helper: impossible if direct reads are sound */
+	__u64 failed; /* a read failed */
 };
 
 /* -c PATH: at most this many cgroup subtrees. */

@@ -41,6 +41,38 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
 	return 0;
 }
 
+int counters_software_members(struct counter_set *set, const char *list)
+{
+	static const struct {
+		const char *name;
+		__u64 config;
+	} known[] = {
+		{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
+		{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
+		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
+		{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+	};
+	const char *p = list;
+
+	counters_software(set);
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t k;
+
+		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if (strlen(known[k].name) == len && !strncmp(known[k].name, p, len))
+				break;
+		if (k == sizeof(known) / sizeof(known[0]) || set->nr == TD_MAX_COUNTERS)
+			return -EINVAL;
+		set->attr[set->nr] = set->attr[0];
+		set->attr[set->nr].config = known[k].config;
+		set->attr[set->nr].disabled = 0; /* members follow the leader */
+		set->name[set->nr++] = known[k].name;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 void counters_cgroup_switches(struct counter_set *set)
 {
 	memset(set, 0, sizeof(*set));

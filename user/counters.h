@@ -30,6 +30,13 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set);
 void counters_software(struct counter_set *set);
 
 /*
+ * Tests only (--test-members): cpu-clock leading software members named in
+ * @list ("context-switches,page-faults,cpu-clock"), to exercise the member
+ * read paths without a PMU. Returns 0, or -EINVAL for an unknown name.
+ */
+int counters_software_members(struct counter_set *set, const char *list);
+
+/*
  * The cgroup-switches software event, sampling every occurrence: the
  * trigger of the --per-cgroup program (counts only when the cgroup changes).
  */

@@ -82,6 +82,7 @@ enum {
 	OPT_DEPTH,
 	OPT_CONTAINERS,
 	OPT_SELF_STATS,
+	OPT_TEST_MEMBERS,
 };
 
 static const struct option long_options[] = {
@@ -102,7 +103,8 @@ static const struct option long_options[] = {
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "containers", no_argument, NULL, OPT_CONTAINERS },
 	{ "self-stats", no_argument, NULL, OPT_SELF_STATS },
-	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT }, /* undocumented: tests */
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },     /* undocumented: tests */
+	{ "test-members", required_argument, NULL, OPT_TEST_MEMBERS }, /* undocumented: tests */
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -231,6 +233,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			break;
 		case OPT_SELF_STATS:
 			o->self_stats = true;
+			break;
+		case OPT_TEST_MEMBERS:
+			o->test_members = optarg;
+			o->software = true;
 			break;
 		case OPT_DEPTH: {
 			unsigned int depth;

@@ -25,9 +25,10 @@ struct options {
 	bool per_thread;
 	bool probe;
 	bool verbose;
-	bool self_stats; /* report the programs' own cost (kernel BPF run-time stats) */
-	const char *btf_path;	/* NULL: the kernel's /sys/kernel/btf/vmlinux */
-	const char *sysfs_root; /* "/" unless --sysfs-root (tests) */
+	bool self_stats;	  /* report the programs' own cost (kernel BPF run-time stats) */
+	const char *test_members; /* tests: software members after cpu-clock, implies --software */
+	const char *btf_path;	  /* NULL: the kernel's /sys/kernel/btf/vmlinux */
+	const char *sysfs_root;	  /* "/" unless --sysfs-root (tests) */
 	unsigned int max_tasks;
 	unsigned int max_cgroups;
 

@@ -211,8 +211,9 @@ void output_table(FILE *f, const struct report *r, unsigned int top)
 		print_tasks(f, r, top);
 	print_cgroups(f, r, top);
 	if (r->summary && r->self_stats)
-		fprintf(f, "self: the sched_switch program ran %llu times, %.0f ns per run "
-			   "(kernel BPF run-time stats)\n",
+		fprintf(f,
+			"self: the sched_switch program ran %llu times, %.0f ns per run "
+			"(kernel BPF run-time stats)\n",
 			r->self_runs, r->self_runs ? (double)r->self_ns / r->self_runs : 0.0);
 	if (!r->counters->software && r->system.multiplexed)
 		fprintf(f,

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "tdtrace.h" /* before the skeleton, whose .bss uses its types */
 #include "tdtrace.skel.h"
 #include "cgroupfs.h"
 #include "collect.h"
@@ -297,6 +298,35 @@ static void detach_cgroup_switches(struct bpf_link **links, int n)
 	}
 }
 
+/*
+ * Read the metric members directly after one leader read (one TopDown
+ * update per switch) only if td_selfcheck, run on every counted CPU, found
+ * those reads equal to helper reads. Says which on stderr.
+ */
+static int choose_member_reads(struct tdtrace *skel, const struct cpu_groups *g)
+{
+	int fd = bpf_program__fd(skel->progs.td_selfcheck);
+	const struct td_selfcheck *c = &skel->bss->selfcheck;
+
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (cpu_groups_fd(g, cpu, 0) >= 0 && bpf_prog_test_run_opts(fd, &opts))
+			return -errno;
+	}
+	/* Equal, or behind by under 1% (counts still growing between the two reads). */
+	skel->bss->members_direct = c->reads && !c->behind && !c->ahead && !c->failed;
+	fprintf(stderr,
+		"tdtrace: %s (self-check: %llu of %llu member reads equal, %llu stale, %llu "
+		"ahead, %llu failed)\n",
+		skel->bss->members_direct ? "members read directly after one leader read"
+					  : "members read with one helper call each",
+		(unsigned long long)c->equal, (unsigned long long)c->reads,
+		(unsigned long long)c->behind, (unsigned long long)c->ahead,
+		(unsigned long long)c->failed);
+	return 0;
+}
+
 /* The sched_switch program's run count and total run time, from the kernel. */
 static void self_cost(struct tdtrace *skel, unsigned long long *runs, unsigned long long *ns)
 {
@@ -389,7 +419,14 @@ int main(int argc, char **argv)
 		ret = probe_print(stdout, pmu, &opts);
 		goto cleanup;
 	}
-	if (opts.software) {
+	if (opts.test_members) {
+		if (counters_software_members(&cs, opts.test_members)) {
+			fprintf(stderr, "tdtrace: invalid value '%s' for --test-members\n",
+				opts.test_members);
+			ret = EXIT_USAGE;
+			goto cleanup;
+		}
+	} else if (opts.software) {
 		counters_software(&cs);
 	} else if (counters_topdown(pmu, &cs)) {
 		no_topdown_error(pmu);
@@ -488,6 +525,8 @@ int main(int argc, char **argv)
 		err = mark_counted_cpus(skel, &groups);
 	if (!err)
 		err = cpu_groups_enable(&groups);
+	if (!err && cs.nr > 1)
+		err = choose_member_reads(skel, &groups);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
 		goto cleanup;
