@@ -19,7 +19,7 @@ LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
 CFLAGS ?= -g -O2
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
 override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf
 
 MAIN_SRC := user/tdtrace.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(wildcard user/*.c))
@@ -41,7 +41,7 @@ $(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests:
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -65,7 +65,7 @@ $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -lpthread -o $@
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
-$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@
 

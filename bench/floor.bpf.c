@@ -9,27 +9,21 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
+#include "perf_event_array.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile int nr_counters = 1;
 
-#define COUNTER_ARRAY(name)                                                                        \
-	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);                                       \
-		__uint(key_size, sizeof(u32));                                                     \
-		__uint(value_size, sizeof(u32));                                                   \
-	} name SEC(".maps")
-
-COUNTER_ARRAY(floor_counter_0);
-COUNTER_ARRAY(floor_counter_1);
-COUNTER_ARRAY(floor_counter_2);
-COUNTER_ARRAY(floor_counter_3);
-COUNTER_ARRAY(floor_counter_4);
-COUNTER_ARRAY(floor_counter_5);
-COUNTER_ARRAY(floor_counter_6);
-COUNTER_ARRAY(floor_counter_7);
-COUNTER_ARRAY(floor_counter_8);
+PERF_EVENT_ARRAY(floor_counter_0);
+PERF_EVENT_ARRAY(floor_counter_1);
+PERF_EVENT_ARRAY(floor_counter_2);
+PERF_EVENT_ARRAY(floor_counter_3);
+PERF_EVENT_ARRAY(floor_counter_4);
+PERF_EVENT_ARRAY(floor_counter_5);
+PERF_EVENT_ARRAY(floor_counter_6);
+PERF_EVENT_ARRAY(floor_counter_7);
+PERF_EVENT_ARRAY(floor_counter_8);
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(floor_empty, bool preempt, struct task_struct *prev, struct task_struct *next)

@@ -12,6 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
+#include "perf_event_array.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -20,29 +21,23 @@ const volatile int nr_counters = 1;
 const volatile bool per_thread = false;
 const volatile bool charge_tasks = true;
 const volatile bool track_times = true;
-	/* per-entry enabled/running sums */ /* false with --per-cgroup */
-const volatile bool filter_pids = false;     /* -p or COMMAND: only td_traced_tgids */
-const volatile int nr_cgroup_filters = 0;    /* -c: only these cgroup subtrees */
+/* per-entry enabled/running sums */	  /* false with --per-cgroup */
+const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
+const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
 const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 
 /* One perf event array per counter role, indexed by CPU (see enum td_counter). */
-#define COUNTER_ARRAY(name)                                                                        \
-	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);                                       \
-		__uint(key_size, sizeof(u32));                                                     \
-		__uint(value_size, sizeof(u32));                                                   \
-	} name SEC(".maps")
 
-COUNTER_ARRAY(td_counter_0);
-COUNTER_ARRAY(td_counter_1);
-COUNTER_ARRAY(td_counter_2);
-COUNTER_ARRAY(td_counter_3);
-COUNTER_ARRAY(td_counter_4);
-COUNTER_ARRAY(td_counter_5);
-COUNTER_ARRAY(td_counter_6);
-COUNTER_ARRAY(td_counter_7);
-COUNTER_ARRAY(td_counter_8);
+PERF_EVENT_ARRAY(td_counter_0);
+PERF_EVENT_ARRAY(td_counter_1);
+PERF_EVENT_ARRAY(td_counter_2);
+PERF_EVENT_ARRAY(td_counter_3);
+PERF_EVENT_ARRAY(td_counter_4);
+PERF_EVENT_ARRAY(td_counter_5);
+PERF_EVENT_ARRAY(td_counter_6);
+PERF_EVENT_ARRAY(td_counter_7);
+PERF_EVENT_ARRAY(td_counter_8);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -587,8 +587,8 @@ static inline int itest_schedstat_ns(pid_t pid, uint64_t *ns)
 	return ret;
 }
 
-/* Kill and reap every child still tracked, and remove our cgroups. */
-static inline void itest_cleanup(void)
+/* Kill and reap every child still tracked; leave the cgroups alone. */
+static inline void itest_kill_children(void)
 {
 	for (int i = 0; i < ITEST_MAX_CHILDREN; i++) {
 		pid_t pid = itest_children[i];
@@ -599,6 +599,12 @@ static inline void itest_cleanup(void)
 		waitpid(pid, NULL, 0);
 		itest_children[i] = 0;
 	}
+}
+
+/* Kill and reap every child still tracked, and remove our cgroups. */
+static inline void itest_cleanup(void)
+{
+	itest_kill_children();
 	for (int i = 0; i < ITEST_MAX_CGROUPS; i++)
 		if (itest_cgroups[i][0])
 			itest_cgroup_remove(itest_cgroups[i]);
@@ -837,20 +843,6 @@ static inline bool itest_have_bpftool(void)
 }
 
 /* ------------------------------------------------- added for test_targets */
-
-/* Kill and reap every child still tracked; leave the cgroups alone. */
-static inline void itest_kill_children(void)
-{
-	for (int i = 0; i < ITEST_MAX_CHILDREN; i++) {
-		pid_t pid = itest_children[i];
-
-		if (!pid)
-			continue;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		itest_children[i] = 0;
-	}
-}
 
 /* mkdir an absolute cgroup path (not tracked: the caller removes it). */
 static inline int itest_cgroup_mkdir(const char *path)
