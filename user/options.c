@@ -23,7 +23,9 @@ static const char usage_text[] =
 	"  -I, --interval=MS       print a table every MS milliseconds (default 1000)\n"
 	"  -d, --duration=SECS     stop after SECS seconds (default: until Ctrl-C)\n"
 	"  -n, --top=N             rows per table, processes and cgroups (default 10)\n"
-	"  -j, --json              JSON lines on stdout, every entity every interval\n"
+	"  -j, --json              JSON lines, every entity every interval\n"
+	"  -o, --output=FILE       write tables or JSON lines to FILE, not stdout\n"
+	"                          (created, or emptied at the first interval)\n"
 	"  -s, --software          count CPU time with cpu-clock instead of TopDown\n"
 	"                          (works without a hardware PMU; no TopDown ratios)\n"
 	"  -t, --per-thread        one row per thread instead of per process\n"
@@ -58,7 +60,7 @@ static const char usage_text[] =
 	"Examples:\n"
 	"  sudo tdtrace                     # TopDown per process and cgroup, every second\n"
 	"  sudo tdtrace -I 5000 -n 20       # every 5 s, top 20 rows\n"
-	"  sudo tdtrace -d 10 --json > td.jsonl   # 10 s of JSON lines\n"
+	"  sudo tdtrace -d 10 --json -o td.jsonl  # 10 s of JSON lines into a file\n"
 	"  sudo tdtrace --software          # CPU time per process/cgroup, no PMU needed\n"
 	"  sudo tdtrace -c system.slice/docker-0123abcd.scope   # one container\n"
 	"  sudo tdtrace --containers --per-cgroup               # every container\n"
@@ -67,9 +69,10 @@ static const char usage_text[] =
 	"  tdtrace --probe                  # does this machine have TopDown counters?\n"
 	"\n"
 	"Exit status: 0 success; 1 runtime failure (privileges, BTF, counters, a\n"
-	"target that does not exist, a COMMAND that cannot run); 2 bad command line,\n"
+	"target that does not exist, a COMMAND that cannot run, an output file that\n"
+	"cannot be written); 2 bad command line,\n"
 	"or no TopDown PMU and no --software. With COMMAND: the command's status.\n"
-	"Needs root, or CAP_BPF and CAP_PERFMON. Diagnostics go to stderr, data to stdout.\n";
+	"Needs root, or CAP_BPF and CAP_PERFMON. Diagnostics go to stderr, data to stdout or -o.\n";
 
 enum {
 	OPT_PROBE = 0x100,
@@ -90,6 +93,7 @@ static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "software", no_argument, NULL, 's' },
 	{ "per-thread", no_argument, NULL, 't' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
@@ -183,7 +187,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xj" */
 	opterr = 0; /* we print our own one-line errors */
 	/* '+': stop at the first non-option, so COMMAND's own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+:I:d:n:jstc:p:vhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:I:d:n:jo:stc:p:vhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (parse_uint(optarg, 1, 3600000, &o->interval_ms))
@@ -199,6 +203,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'o':
+			if (!*optarg)
+				bad = "--output", what = "a file name";
+			o->output = optarg;
 			break;
 		case 's':
 			o->software = true;

@@ -21,6 +21,7 @@ struct options {
 	double duration_s;	  /* -d; 0 = until SIGINT/SIGTERM */
 	unsigned int top;	  /* --top rows per table */
 	bool json;
+	const char *output; /* -o FILE; NULL: stdout */
 	bool software;
 	bool per_thread;
 	bool probe;

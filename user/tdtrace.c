@@ -28,6 +28,7 @@
 #include "collect.h"
 #include "counters.h"
 #include "options.h"
+#include "output_file.h"
 #include "perf_open.h"
 #include "pmu.h"
 #include "preflight.h"
@@ -146,18 +147,26 @@ static int read_delta(struct collector *coll, const struct snapshot *base, struc
 	return err;
 }
 
-/* Print one report; returns 0, or -EPIPE/-errno when stdout is gone. */
-static int emit(const struct options *o, struct report *r, const struct snapshot *s,
-		struct cgroup_names *names)
+/* Print one report; returns 0, or -EPIPE/-errno when the output is gone. */
+static int emit(const struct options *o, struct output_file *out, struct report *r,
+		const struct snapshot *s, struct cgroup_names *names)
 {
+	int err;
+
 	if (report_build(r, s, names))
 		return -ENOMEM;
-	if (o->json)
-		output_json(stdout, r);
-	else
-		output_table(stdout, r, o->top);
+	err = output_file_begin(out);
+	if (!err) {
+		if (o->json)
+			output_json(out->f, r);
+		else
+			output_table(out->f, r, o->top);
+	}
 	report_free(r);
-	if (fflush(stdout) || ferror(stdout))
+	if (err)
+		return err;
+	errno = 0;
+	if (fflush(out->f) || ferror(out->f))
 		return errno ? -errno : -EIO;
 	return 0;
 }
@@ -370,6 +379,7 @@ int main(int argc, char **argv)
 	struct tdtrace *skel = NULL;
 	struct pmu_info *pmu = NULL;
 	struct command cmd = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
+	struct output_file out = {};
 	int pidfds[TD_MAX_PIDS];
 	int forwarded = 0;
 	struct cgroup_rows_opts row_opts = { .depth = -1 };
@@ -380,6 +390,7 @@ int main(int argc, char **argv)
 	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
 	double t_start, t_end, t_read, t_prev_read, deadline, wake, interval;
 	unsigned int printed = 0;
+	bool finished = false; /* the summary is out */
 	int err, ret = EXIT_FAIL, cmd_status = 0, stats_fd = -1;
 
 	switch (options_parse(argc, argv, &opts, stdout, stderr)) {
@@ -436,6 +447,12 @@ int main(int argc, char **argv)
 	if (!have_privileges()) {
 		fprintf(stderr,
 			"tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
+		goto cleanup;
+	}
+	err = output_file_open(&out, opts.output);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n", opts.output,
+			strerror(-err));
 		goto cleanup;
 	}
 	open_opts.btf_custom_path = opts.btf_path;
@@ -573,7 +590,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN); /* a closed stdout shows as EPIPE from fflush */
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout or FIFO shows as EPIPE from fflush */
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP; /* a stopped COMMAND has not exited */
 	sigaction(SIGCHLD, &sa, NULL);
@@ -663,7 +680,7 @@ int main(int argc, char **argv)
 		rep.timestamp = now(CLOCK_REALTIME);
 		rep.elapsed_s = t_read - t_start;
 		rep.duration_s = t_read - t_prev_read;
-		err = emit(&opts, &rep, &delta, &names);
+		err = emit(&opts, &out, &rep, &delta, &names);
 		if (err == -EPIPE) {
 			ret = EXIT_OK; /* `tdtrace | head`: the reader has what it wanted */
 			goto cleanup;
@@ -701,14 +718,16 @@ int main(int argc, char **argv)
 	rep.summary = true;
 	rep.timestamp = now(CLOCK_REALTIME);
 	rep.elapsed_s = rep.duration_s = now(CLOCK_MONOTONIC) - t_start;
-	err = emit(&opts, &rep, &delta, &names);
+	err = emit(&opts, &out, &rep, &delta, &names);
 	if (err && err != -EPIPE) {
 		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
 		goto cleanup;
 	}
 	ret = opts.command ? cmd_status : EXIT_OK;
+	finished = true;
 
 cleanup:
+	output_file_close(&out, !finished);
 	if (stats_fd >= 0)
 		close(stats_fd);
 	command_abort(&cmd);

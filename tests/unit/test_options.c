@@ -106,6 +106,8 @@ static void assert_defaults_except(const struct options *o, const char *except)
 		assert_false(o->verbose);
 	if (!strstr(except, "btf"))
 		assert_null(o->btf_path);
+	if (!strstr(except, "output"))
+		assert_null(o->output);
 	if (!strstr(except, "sysfs"))
 		assert_string_equal(o->sysfs_root, "/");
 	if (!strstr(except, "max_tasks"))
@@ -264,6 +266,14 @@ static void test_paths_and_sizes(void **state)
 	assert_string_equal(p.o.btf_path, "/x");
 	parsed_free(&p);
 
+	parse_ok(&p, ARGV("-o", "td.jsonl"));
+	assert_string_equal(p.o.output, "td.jsonl");
+	assert_defaults_except(&p.o, "output");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--output=/tmp/a b"));
+	assert_string_equal(p.o.output, "/tmp/a b");
+	parsed_free(&p);
+
 	parse_ok(&p, ARGV("--sysfs-root", "tests/fixtures/sysfs/vm"));
 	assert_string_equal(p.o.sysfs_root, "tests/fixtures/sysfs/vm");
 	assert_defaults_except(&p.o, "sysfs");
@@ -347,6 +357,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "--max-cgroups", "1000001" }, "--max-cgroups" },
 	{ { "--btf", "" }, "--btf" },
 	{ { "--btf=" }, "--btf" },
+	{ { "-o", "" }, "--output" },
+	{ { "--output=" }, "--output" },
 	{ { "--sysfs-root", "" }, "--sysfs-root" },
 	{ { "--bogus" }, "--bogus" },
 	{ { "-x" }, "-x" },

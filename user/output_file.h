@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * -o FILE: where tables or JSON lines go. Opened before anything is
+ * attached, so a bad path fails early; an existing file is truncated only
+ * at the first write, and a file tdtrace created is removed again if the
+ * run fails before writing anything.
+ */
+#ifndef TD_OUTPUT_FILE_H
+#define TD_OUTPUT_FILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct output_file {
+	FILE *f;	  /* stdout without -o */
+	const char *path; /* NULL: stdout */
+	bool created;	  /* this run created the file */
+	bool written;	  /* truncated and written to at least once */
+};
+
+/* Open @path (NULL: stdout) for writing. 0 or -errno; @o->f is NULL on error. */
+int output_file_open(struct output_file *o, const char *path);
+
+/* Before each write: empties an existing file the first time. 0 or -errno. */
+int output_file_begin(struct output_file *o);
+
+/* Close; @failed and nothing written: remove a file this run created. */
+void output_file_close(struct output_file *o, bool failed);
+
+#endif /* TD_OUTPUT_FILE_H */
