@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BPF attribute: at every sched_switch, read this CPU's counters, take the
- * delta since the previous switch on this CPU, and charge it to the task
- * that is switching out and to its cgroup v2.
+ * delta since the previous switch on this CPU, and charge it to the entry
+ * of the task that is switching out in its cgroup v2 (cgroup rows are
+ * summed in user space).
  *
  * sched_switch fires before the switch, so the outgoing task is still
  * `current` and bpf_get_current_cgroup_id() names its cgroup.
@@ -46,27 +47,32 @@ struct {
 	__type(value, struct td_cpu_state);
 } td_cpu_state SEC(".maps");
 
+/* A new entry is built here: it is too big for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
+	__type(value, struct td_val);
+} td_new_entry SEC(".maps");
+
+/* Keyed by epoch parity: see struct td_val. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, u32);
 	__type(value, struct td_cpu_totals);
 } td_totals SEC(".maps");
 
-/* max_entries is set by the loader (--max-tasks, --max-cgroups). */
+/*
+ * (task, cgroup) entries; max_entries is set by the loader (--max-tasks).
+ * The loader deletes entries of exited tasks once it has their last counts.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
-	__type(key, struct td_task_key);
-	__type(value, struct td_task_val);
-} td_tasks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, u64);
-	__type(value, struct td_counts);
-} td_cgroups SEC(".maps");
+	__type(key, struct td_key);
+	__type(value, struct td_val);
+} td_entries SEC(".maps");
 
 /*
  * -p and COMMAND: traced processes by tgid. The value is the process's
@@ -438,70 +444,62 @@ static __always_inline void add_atomic(struct td_counts *dst, const struct td_co
 	__sync_fetch_and_add(&dst->slices, d->slices);
 }
 
-static __always_inline void charge_task(struct task_struct *prev, u64 cgroup_id,
-					const struct td_counts *d, struct td_cpu_totals *tot)
+static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 half,
+					 const struct td_counts *d, struct td_cpu_totals *tot)
 {
 	struct task_struct *owner = per_thread ? prev : prev->group_leader;
-	struct td_task_key key = {
-		.id = per_thread ? prev->pid : prev->tgid,
+	struct td_key key = { .cgroup_id = cgroup_id };
+	struct td_val *val;
+
+	/* --per-cgroup: one entry per cgroup, whatever the task. */
+	if (charge_tasks) {
+		key.id = per_thread ? prev->pid : prev->tgid;
 		/* Each CPU's idle task starts at its own time: keep them one row. */
-		.start_ns = prev->pid ? owner->start_time : 0,
-	};
-	struct td_task_val *val;
-
-	val = bpf_map_lookup_elem(&td_tasks, &key);
-	if (!val) {
-		struct td_task_val init = { .tgid = prev->tgid };
-
-		bpf_probe_read_kernel_str(init.comm, sizeof(init.comm), owner->comm);
-		bpf_map_update_elem(&td_tasks, &key, &init, BPF_NOEXIST);
-		val = bpf_map_lookup_elem(&td_tasks, &key);
-		if (!val) {
-			/* Map full: keep the delta, count the drop. */
-			add_local(&tot->task_overflow, d);
-			tot->task_drops++;
-			return;
-		}
+		key.start_ns = prev->pid ? owner->start_time : 0;
 	}
-	add_atomic(&val->c, d);
-	val->cgroup_id = cgroup_id;
-
-	/*
-	 * Final switch of an exiting thread (exit_state is set before it).
-	 * For a process, only once the last thread has left do_exit.
-	 */
-	if (prev->exit_state && (per_thread || !prev->signal->live.counter))
-		val->flags |= TD_TASK_EXITED;
-}
-
-static __always_inline void charge_cgroup(u64 cgroup_id, const struct td_counts *d,
-					  struct td_cpu_totals *tot)
-{
-	struct td_counts *val, zero = {};
-
-	val = bpf_map_lookup_elem(&td_cgroups, &cgroup_id);
+	val = bpf_map_lookup_elem(&td_entries, &key);
 	if (!val) {
-		bpf_map_update_elem(&td_cgroups, &cgroup_id, &zero, BPF_NOEXIST);
-		val = bpf_map_lookup_elem(&td_cgroups, &cgroup_id);
+		u32 zero = 0;
+		struct td_val *init = bpf_map_lookup_elem(&td_new_entry, &zero);
+
+		if (init) {
+			__builtin_memset(init, 0, sizeof(*init));
+			if (charge_tasks) {
+				init->tgid = prev->tgid;
+				bpf_probe_read_kernel_str(init->comm, sizeof(init->comm),
+							  owner->comm);
+			}
+			bpf_map_update_elem(&td_entries, &key, init, BPF_NOEXIST);
+			val = bpf_map_lookup_elem(&td_entries, &key);
+		}
 		if (!val) {
+			/* Map full: keep the delta, count the drop (for tasks and cgroups alike). */
+			add_local(&tot->task_overflow, d);
 			add_local(&tot->cgroup_overflow, d);
+			tot->task_drops++;
 			tot->cgroup_drops++;
 			return;
 		}
 	}
-	add_atomic(val, d);
+	add_atomic(&val->c[half & 1], d);
+
+	/*
+	 * Exiting (exit_state is set just before the final switch). For a
+	 * process, only once the last thread has left do_exit. The loader
+	 * deletes the entry after a whole interval without charges.
+	 */
+	if (charge_tasks && prev->exit_state && (per_thread || !prev->signal->live.counter))
+		val->flags |= TD_TASK_EXITED;
 }
 
-static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id,
+static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id, u32 half,
 				   const struct td_counts *d, struct td_cpu_totals *tot)
 {
 	if (!traced_) {
 		add_local(&tot->untraced, d);
 		return;
 	}
-	if (charge_tasks)
-		charge_task(t, cgroup_id, d, tot);
-	charge_cgroup(cgroup_id, d, tot);
+	charge_entry(t, cgroup_id, half, d, tot);
 }
 
 /* v * num / den for num <= den, without overflow: v % den * num needs den < 2^32. */
@@ -524,7 +522,7 @@ static __always_inline u64 scale(u64 v, u64 num, u64 den)
  * the share before the move is exact for cpu-clock and, for TopDown, an
  * estimate in proportion to time.
  */
-static __always_inline void split_at_move(struct task_struct *t, struct td_counts *d,
+static __always_inline void split_at_move(struct task_struct *t, u32 half, struct td_counts *d,
 					  struct td_cpu_totals *tot)
 {
 	u32 cpu = bpf_get_smp_processor_id();
@@ -551,7 +549,7 @@ static __always_inline void split_at_move(struct task_struct *t, struct td_count
 	/* The slice goes on, and ends, in the new cgroup: the old part adds no slice. */
 	d->enabled_ns -= old.enabled_ns;
 	d->running_ns -= old.running_ns;
-	charge(t, mv->old_traced, mv->old_cgroup_id, &old, tot);
+	charge(t, mv->old_traced, mv->old_cgroup_id, half, &old, tot);
 	mv->pid = 0;
 }
 
@@ -565,12 +563,16 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	struct td_cpu_state *st;
 	struct td_counts d = {};
 	u64 enabled, running;
-	u32 zero = 0;
+	u32 zero = 0, half;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
-	tot = bpf_map_lookup_elem(&td_totals, &zero);
 	/* A CPU left out (an E-core, a failed open, onlined later) has nothing to read. */
-	if (!st || !tot || !st->counted)
+	if (!st || !st->counted)
+		return 0;
+	/* Read once: td_flush may move the epoch on only between two programs on this CPU. */
+	half = st->epoch & 1;
+	tot = bpf_map_lookup_elem(&td_totals, &half);
+	if (!tot)
 		return 0;
 
 	/* A failed read keeps the old baseline: the next delta covers this slice too. */
@@ -597,8 +599,8 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 
 	add_local(&tot->all, &d);
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
-	split_at_move(prev, &d, tot);
-	charge(prev, prev_traced, cgroup_id, &d, tot);
+	split_at_move(prev, half, &d, tot);
+	charge(prev, prev_traced, cgroup_id, half, &d, tot);
 	return 0;
 }
 
@@ -642,15 +644,26 @@ int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_stru
  * task running there is charged up to now, not only when it next switches
  * out. A spinning task would otherwise land in whichever interval its
  * slice ends in.
+ *
+ * It then moves this CPU to the next epoch: from here on, charges go to
+ * the other half. The IPI runs with interrupts off, between programs
+ * (sched_switch, cgroup-switches and cpu_idle programs run with interrupts
+ * off too), so once it has run on every CPU, nothing writes the closed
+ * half and the loader reads it whole.
  */
 SEC("raw_tp")
 int td_flush(void *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	bool t_traced = traced(t);
+	struct td_cpu_state *st;
+	u32 zero = 0;
 
 	account(t, t_traced);
 	note_running(t, t_traced);
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (st)
+		st->epoch++;
 	return 0;
 }
 
@@ -742,6 +755,7 @@ int BPF_PROG(td_fork, struct task_struct *parent, struct task_struct *child)
 	if (!filter_pids || child->pid != ctgid || !traced(parent))
 		return 0;
 	if (bpf_map_update_elem(&td_traced_tgids, &ctgid, &start, BPF_ANY)) {
+		/* Not part of the conservation sums: any half will do, it is read in turn. */
 		struct td_cpu_totals *tot = bpf_map_lookup_elem(&td_totals, &zero);
 
 		if (tot)
@@ -755,13 +769,17 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct task_struct *owner = per_thread ? p : p->group_leader;
-	struct td_task_key key = {
+	struct td_key key = {
 		.id = per_thread ? p->pid : p->tgid,
 		.start_ns = owner->start_time,
+		/* Its entry in the cgroup it runs in now (exec runs in the task). */
+		.cgroup_id = bpf_get_current_cgroup_id(),
 	};
-	struct td_task_val *val;
+	struct td_val *val;
 
-	val = bpf_map_lookup_elem(&td_tasks, &key);
+	if (!charge_tasks)
+		return 0;
+	val = bpf_map_lookup_elem(&td_entries, &key);
 	if (val)
 		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), p->comm);
 	return 0;

@@ -35,20 +35,28 @@ struct td_counts {
 };
 
 /*
- * A process (or a thread with --per-thread). start_ns tells apart two
- * processes that got the same PID one after the other.
+ * The BPF map's key: one process (or thread, with --per-thread) in one
+ * cgroup v2. start_ns tells apart two processes that got the same PID one
+ * after the other. Cgroup rows are summed from these in user space, so a
+ * switch costs one hash lookup, not two.
  */
-struct td_task_key {
-	__u32 id; /* tgid, or pid with --per-thread */
+struct td_key {
+	__u32 id; /* tgid, or pid with --per-thread; 0 for idle and with --per-cgroup */
 	__u32 pad;
-	__u64 start_ns; /* task start time, boot-based */
+	__u64 start_ns;	 /* task start time, boot-based; 0 with --per-cgroup */
+	__u64 cgroup_id; /* cgroup v2 id, TD_IDLE_CGROUP_ID for the idle tasks */
 };
 
 #define TD_TASK_EXITED 0x1
 
-struct td_task_val {
-	struct td_counts c;
-	__u64 cgroup_id; /* cgroup v2 id at the last charged slice */
+/*
+ * Counts are kept in two halves by the epoch's parity (td_cpu_state.epoch):
+ * while the CPUs charge one half, the loader reads the other, which no
+ * program writes any more. Entries and per-CPU totals are then read at one
+ * consistent cut, and sum to each other exactly at every interval.
+ */
+struct td_val {
+	struct td_counts c[2];
 	__u32 tgid;
 	__u32 flags; /* TD_TASK_EXITED */
 	char comm[TD_COMM_LEN];
@@ -67,6 +75,7 @@ struct td_cpu_state {
 	__u64 counted;			     /* set by the loader on CPUs whose counters are open */
 	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
 	__u64 scratch;			     /* see member_event() in the BPF program */
+	__u64 epoch; /* which half to charge: td_flush moves it on at each interval */
 };
 
 /* What td_selfcheck found, comparing direct and helper reads of the members. */
@@ -85,10 +94,12 @@ struct td_selfcheck {
 #define TD_MAX_SCAN_CPUS 1024
 
 /*
- * Per-CPU bookkeeping kept by the BPF program. The conservation invariant,
- * summed over CPUs, once the programs are detached:
- *   sum(task entries) + task_overflow + untraced == all
- *   sum(cgroup entries) + cgroup_overflow + untraced == all
+ * Per-CPU bookkeeping kept by the BPF program, one per epoch half (the
+ * td_totals key is the parity). The conservation invariant, summed over
+ * CPUs, holds exactly for every half the loader reads:
+ *   sum(entries) + task_overflow + untraced == all
+ * One map holds both task and cgroup attribution, so a full map drops
+ * both: cgroup_overflow and cgroup_drops equal task_overflow and task_drops.
  */
 struct td_cpu_totals {
 	struct td_counts all;		  /* every delta read on this CPU */

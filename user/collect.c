@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Read the task, cgroup and per-CPU totals maps. */
+/* Read the entries and per-CPU totals maps at a consistent cut. */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -7,40 +7,36 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect.h"
+#include "decode.h"
 
-int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals_fd,
-		   unsigned int max_tasks, unsigned int max_cgroups)
+int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
+		   int flush_fd, bool *cpus)
 {
 	memset(c, 0, sizeof(*c));
-	c->tasks_fd = tasks_fd;
-	c->cgroups_fd = cgroups_fd;
+	c->entries_fd = entries_fd;
 	c->totals_fd = totals_fd;
-	c->max_tasks = max_tasks;
-	c->max_cgroups = max_cgroups;
+	c->flush_fd = flush_fd;
+	c->cpus = cpus;
+	c->max_entries = max_entries;
 	c->nr_cpus = libbpf_num_possible_cpus();
 	if (c->nr_cpus <= 0)
 		return -EINVAL;
-	c->task_keys = calloc(max_tasks, sizeof(*c->task_keys));
-	c->task_vals = calloc(max_tasks, sizeof(*c->task_vals));
-	c->cgroup_keys = calloc(max_cgroups, sizeof(*c->cgroup_keys));
-	c->cgroup_vals = calloc(max_cgroups, sizeof(*c->cgroup_vals));
+	c->keys = calloc(max_entries, sizeof(*c->keys));
+	c->vals = calloc(max_entries, sizeof(*c->vals));
+	c->held = calloc(max_entries, sizeof(*c->held));
+	c->next = calloc(max_entries, sizeof(*c->next));
+	c->evict = calloc(max_entries, sizeof(*c->evict));
 	c->percpu = calloc(c->nr_cpus, sizeof(*c->percpu));
-	if (!c->task_keys || !c->task_vals || !c->cgroup_keys || !c->cgroup_vals || !c->percpu) {
+	if (!c->keys || !c->vals || !c->held || !c->next || !c->evict || !c->percpu) {
 		collector_free(c);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void collector_set_flush(struct collector *c, int flush_fd, bool *cpus)
-{
-	c->flush_fd = flush_fd;
-	c->cpus = cpus;
-}
-
 /*
- * Run td_flush on every counted CPU: an IPI there runs it in the context of
- * whatever task is on that CPU, which is charged up to this moment.
+ * Run td_flush on every counted CPU: an IPI there charges whatever task is
+ * on that CPU up to this moment, then moves that CPU to the next epoch.
  */
 static int flush(struct collector *c)
 {
@@ -91,53 +87,113 @@ static int read_hash(int fd, void *keys, void *vals, size_t key_size, size_t val
 	return 0;
 }
 
-int collector_read(struct collector *c, struct snapshot *s)
+static int cmp_held(const void *a, const void *b)
 {
-	size_t nr_tasks = 0, nr_cgroups = 0;
-	__u32 zero = 0;
+	return td_key_cmp(&((const struct held *)a)->key, &((const struct held *)b)->key);
+}
+
+int collector_read(struct collector *c, struct entry_set *s)
+{
+	struct held *swap;
+	size_t nr = 0, j = 0;
+	__u32 closed;
 	int err;
 
-	if (c->cpus) {
-		err = flush(c);
-		if (err)
-			return err;
-	}
-	err = read_hash(c->tasks_fd, c->task_keys, c->task_vals, sizeof(*c->task_keys),
-			sizeof(*c->task_vals), c->max_tasks, &nr_tasks);
+	err = flush(c);
 	if (err)
 		return err;
-	err = read_hash(c->cgroups_fd, c->cgroup_keys, c->cgroup_vals, sizeof(*c->cgroup_keys),
-			sizeof(*c->cgroup_vals), c->max_cgroups, &nr_cgroups);
+	/* Every CPU now charges the other half: this one is whole. */
+	closed = c->epoch++ & 1;
+	err = read_hash(c->entries_fd, c->keys, c->vals, sizeof(*c->keys), sizeof(*c->vals),
+			c->max_entries, &nr);
 	if (err)
 		return err;
-	if (bpf_map_lookup_elem(c->totals_fd, &zero, c->percpu))
+	if (bpf_map_lookup_elem(c->totals_fd, &closed, c->percpu))
 		return -errno;
-
-	if (snapshot_reserve(s, nr_tasks, nr_cgroups))
-		return -ENOMEM;
-	for (size_t i = 0; i < nr_tasks; i++) {
-		s->tasks[i].key = c->task_keys[i];
-		s->tasks[i].val = c->task_vals[i];
-	}
-	for (size_t i = 0; i < nr_cgroups; i++) {
-		s->cgroups[i].id = c->cgroup_keys[i];
-		s->cgroups[i].c = c->cgroup_vals[i];
-	}
-	s->nr_tasks = nr_tasks;
-	s->nr_cgroups = nr_cgroups;
-	memset(&s->totals, 0, sizeof(s->totals));
+	memset(&c->totals_half[closed], 0, sizeof(c->totals_half[closed]));
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
-		totals_add(&s->totals, &c->percpu[cpu]);
-	snapshot_sort(s);
+		totals_add(&c->totals_half[closed], &c->percpu[cpu]);
+
+	for (size_t i = 0; i < nr; i++) {
+		c->next[i].key = c->keys[i];
+		c->next[i].raw = i;
+	}
+	qsort(c->next, nr, sizeof(*c->next), cmp_held);
+	if (entries_reserve(s, nr))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		struct held *h = &c->next[i];
+		const struct td_val *v = &c->vals[h->raw];
+		struct entry *e = &s->v[i];
+
+		/* The other half is being written now: take it as it was when last whole. */
+		while (j < c->nr_held && td_key_cmp(&c->held[j].key, &h->key) < 0)
+			j++;
+		if (j < c->nr_held && !td_key_cmp(&c->held[j].key, &h->key))
+			h->half[!closed] = c->held[j].half[!closed];
+		else
+			memset(&h->half[!closed], 0, sizeof(h->half[!closed]));
+		h->half[closed] = v->c[closed];
+		h->dirty = !!memcmp(&v->c[!closed], &h->half[!closed], sizeof(h->half[0]));
+
+		e->key = h->key;
+		e->c = h->half[0];
+		td_counts_add(&e->c, &h->half[1]);
+		e->tgid = v->tgid;
+		e->flags = v->flags;
+		memcpy(e->comm, v->comm, sizeof(e->comm));
+	}
+	s->nr = nr;
+	s->totals = c->totals_half[0];
+	totals_add(&s->totals, &c->totals_half[1]);
+	swap = c->held;
+	c->held = c->next;
+	c->next = swap;
+	c->nr_held = nr;
 	return 0;
+}
+
+int collector_evict_exited(struct collector *c, const struct entry_set *prev,
+			   struct entry_set *cur)
+{
+	size_t n = entries_quiet_exited(prev, cur, c->evict), kept = 0, gone = 0, j = 0;
+
+	/*
+	 * Both lists are sorted. An entry charged in the half being written
+	 * stays: its task is still switching out (a thread of an exiting
+	 * process, preempted before its final switch).
+	 */
+	for (size_t i = 0; i < c->nr_held && j < n; i++) {
+		if (td_key_cmp(&c->held[i].key, &c->evict[j]))
+			continue;
+		if (!c->held[i].dirty)
+			c->evict[gone++] = c->evict[j];
+		j++;
+	}
+	for (size_t i = 0; i < gone; i++)
+		if (bpf_map_delete_elem(c->entries_fd, &c->evict[i]) && errno != ENOENT)
+			return -errno;
+	entries_remove(cur, c->evict, gone);
+	/* Forget their halves too: an entry made again later counts from zero. */
+	j = 0;
+	for (size_t i = 0; i < c->nr_held; i++) {
+		while (j < gone && td_key_cmp(&c->evict[j], &c->held[i].key) < 0)
+			j++;
+		if (j < gone && !td_key_cmp(&c->evict[j], &c->held[i].key))
+			continue;
+		c->held[kept++] = c->held[i];
+	}
+	c->nr_held = kept;
+	return gone;
 }
 
 void collector_free(struct collector *c)
 {
-	free(c->task_keys);
-	free(c->task_vals);
-	free(c->cgroup_keys);
-	free(c->cgroup_vals);
+	free(c->keys);
+	free(c->vals);
+	free(c->held);
+	free(c->next);
+	free(c->evict);
 	free(c->percpu);
 	memset(c, 0, sizeof(*c));
 }

@@ -1,31 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Collect: read the BPF maps into a snapshot. */
+/*
+ * Collect: close the current epoch on every CPU, read the half of the BPF
+ * maps no program writes any more, and turn it into cumulative entries.
+ */
 #ifndef TD_COLLECT_H
 #define TD_COLLECT_H
 
-#include "snapshot.h"
+#include <stdbool.h>
+#include "entries.h"
 
-struct collector {
-	int tasks_fd, cgroups_fd, totals_fd;
-	int flush_fd; /* td_flush program, run on each CPU before reading */
-	bool *cpus;   /* CPUs to flush: those being counted (one going offline is dropped) */
-	int nr_cpus;  /* possible CPUs: per-CPU map values come in this many copies */
-	unsigned int max_tasks, max_cgroups;
-	struct td_task_key *task_keys; /* batch lookup buffers, map-sized */
-	struct td_task_val *task_vals;
-	__u64 *cgroup_keys;
-	struct td_counts *cgroup_vals;
-	struct td_cpu_totals *percpu;
+/* One entry's two halves as last read whole (see struct td_val). */
+struct held {
+	struct td_key key;
+	struct td_counts half[2];
+	__u32 raw;   /* index in the batch buffers, while reading */
+	__u32 dirty; /* the half being written has moved on since it was whole */
 };
 
-int collector_init(struct collector *c, int tasks_fd, int cgroups_fd, int totals_fd,
-		   unsigned int max_tasks, unsigned int max_cgroups);
+struct collector {
+	int entries_fd, totals_fd;
+	int flush_fd; /* td_flush: charges the running task, then moves the CPU's epoch on */
+	bool *cpus;   /* CPUs to flush: those being counted (one going offline is dropped) */
+	int nr_cpus;  /* possible CPUs: per-CPU map values come in this many copies */
+	unsigned int max_entries;
+	__u64 epoch; /* epochs closed so far: the half being written is epoch & 1 */
+	struct td_key *keys; /* batch lookup buffers, map-sized */
+	struct td_val *vals;
+	struct held *held, *next; /* sorted by key: last read, and the one being built */
+	size_t nr_held;
+	struct td_cpu_totals *percpu;
+	struct td_cpu_totals totals_half[2]; /* summed over CPUs */
+	struct td_key *evict;		     /* scratch for collector_evict_exited */
+};
 
-/* Before each read, charge the tasks running on @cpus up to now with @flush_fd. */
-void collector_set_flush(struct collector *c, int flush_fd, bool *cpus);
+int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
+		   int flush_fd, bool *cpus);
 
-/* Flush, then read every map into @s (sorted). Returns 0 or -errno. */
-int collector_read(struct collector *c, struct snapshot *s);
+/* Flush every CPU, then read a consistent cut into @s (sorted, cumulative). 0 or -errno. */
+int collector_read(struct collector *c, struct entry_set *s);
+
+/*
+ * Delete from the BPF map the entries of exited tasks that @prev and @cur
+ * (two reads in a row) show uncharged, and drop them from @cur, whose
+ * counts the caller has already taken. Returns how many went, or -errno.
+ */
+int collector_evict_exited(struct collector *c, const struct entry_set *prev,
+			   struct entry_set *cur);
 
 void collector_free(struct collector *c);
 

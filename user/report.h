@@ -38,6 +38,7 @@ struct report {
 	int nr_cpus;				    /* CPUs counted */
 	const struct counter_set *counters;
 	const struct td_cpu_totals *totals;
+	bool conserved; /* entries + overflow + untraced == totals (entries_conserved) */
 	struct td_metrics system; /* all CPUs together */
 	struct row *tasks;	  /* by slots, largest first */
 	size_t nr_tasks;

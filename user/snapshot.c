@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sorted snapshots and their differences. */
+/* Report input: sorted process and cgroup rows; per-CPU totals arithmetic. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,61 +70,4 @@ void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t)
 
 	for (size_t i = 0; i < sizeof(*t) / sizeof(__u64); i++)
 		pa[i] += pt[i];
-}
-
-int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struct snapshot *delta)
-{
-	static const struct td_counts zero;
-	size_t i, j;
-
-	if (snapshot_reserve(delta, cur->nr_tasks, cur->nr_cgroups))
-		return -ENOMEM;
-	delta->nr_tasks = delta->nr_cgroups = 0;
-
-	/* Merge-join of two sorted arrays. */
-	for (i = 0, j = 0; i < cur->nr_tasks; i++) {
-		const struct task_sample *c = &cur->tasks[i];
-		const struct td_counts *base = &zero;
-		struct task_sample *d;
-
-		while (j < prev->nr_tasks && task_key_cmp(&prev->tasks[j].key, &c->key) < 0)
-			j++;
-		if (j < prev->nr_tasks && !task_key_cmp(&prev->tasks[j].key, &c->key))
-			base = &prev->tasks[j].val.c;
-		/* Unchanged only if every field is: a read may catch an update half-done. */
-		if (!memcmp(&c->val.c, base, sizeof(*base)))
-			continue;
-		d = &delta->tasks[delta->nr_tasks++];
-		*d = *c;
-		td_counts_sub(&c->val.c, base, &d->val.c);
-	}
-	for (i = 0, j = 0; i < cur->nr_cgroups; i++) {
-		const struct cgroup_sample *c = &cur->cgroups[i];
-		const struct td_counts *base = &zero;
-		struct cgroup_sample *d;
-
-		while (j < prev->nr_cgroups && prev->cgroups[j].id < c->id)
-			j++;
-		if (j < prev->nr_cgroups && prev->cgroups[j].id == c->id)
-			base = &prev->cgroups[j].c;
-		if (!memcmp(&c->c, base, sizeof(*base)))
-			continue;
-		d = &delta->cgroups[delta->nr_cgroups++];
-		d->id = c->id;
-		td_counts_sub(&c->c, base, &d->c);
-	}
-	totals_sub(&cur->totals, &prev->totals, &delta->totals);
-	return 0;
-}
-
-int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
-{
-	if (snapshot_reserve(dst, src->nr_tasks, src->nr_cgroups))
-		return -ENOMEM;
-	memcpy(dst->tasks, src->tasks, src->nr_tasks * sizeof(*src->tasks));
-	memcpy(dst->cgroups, src->cgroups, src->nr_cgroups * sizeof(*src->cgroups));
-	dst->nr_tasks = src->nr_tasks;
-	dst->nr_cgroups = src->nr_cgroups;
-	dst->totals = src->totals;
-	return 0;
 }

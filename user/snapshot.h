@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Snapshots of the BPF maps and their differences. Pure: no syscalls.
- * Map values are cumulative; an interval is the difference of two snapshots.
+ * What report.c reads: process rows and cgroup rows with their counts, for
+ * one interval or the whole run, as entries_view() builds them. Pure.
  */
 #ifndef TD_SNAPSHOT_H
 #define TD_SNAPSHOT_H
@@ -9,6 +9,21 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "tdtrace.h"
+
+/* A process (or a thread with --per-thread), all its cgroups together. */
+struct td_task_key {
+	__u32 id; /* tgid, or pid with --per-thread; 0 for the idle tasks */
+	__u32 pad;
+	__u64 start_ns; /* task start time, boot-based */
+};
+
+struct td_task_val {
+	struct td_counts c;
+	__u64 cgroup_id; /* where it ran most */
+	__u32 tgid;
+	__u32 flags; /* TD_TASK_EXITED */
+	char comm[TD_COMM_LEN];
+};
 
 struct task_sample {
 	struct td_task_key key;
@@ -31,16 +46,6 @@ struct snapshot {
 int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups);
 void snapshot_sort(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
-
-/*
- * delta = cur - prev, keeping only entries charged in between (an entry
- * missing from prev counts from zero). Both inputs must be sorted; so is
- * the result. Returns 0 or -ENOMEM.
- */
-int snapshot_diff(const struct snapshot *prev, const struct snapshot *cur, struct snapshot *delta);
-
-/* dst = src (deep copy, dst's buffers reused). */
-int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 		struct td_cpu_totals *out);

@@ -3,7 +3,7 @@
  * tdtrace: TopDown per process and per cgroup, attributed at sched_switch.
  *
  * discover (pmu.c) -> open (counters.c, perf_open.c) -> BPF attribute
- * (bpf/tdtrace.bpf.c) -> collect (collect.c) -> decode (snapshot.c,
+ * (bpf/tdtrace.bpf.c) -> collect (collect.c) -> decode (entries.c,
  * decode.c, report.c) -> output (output_table.c, output_json.c).
  */
 #define _GNU_SOURCE
@@ -134,14 +134,24 @@ static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
 	return 0;
 }
 
-/* cur = the maps now; delta = cur - base. Reports its own error. */
-static int read_delta(struct collector *coll, const struct snapshot *base, struct snapshot *cur,
-		      struct snapshot *delta)
+/*
+ * cur = the maps now; delta = cur - prev; total += delta. Then the entries
+ * of tasks that exited and were not charged for a whole interval leave the
+ * map (their counts are in total). Reports its own error.
+ */
+static int read_delta(struct collector *coll, struct entry_set *prev, struct entry_set *cur,
+		      struct entry_set *delta, struct entry_set *total)
 {
 	int err = collector_read(coll, cur);
 
 	if (!err)
-		err = snapshot_diff(base, cur, delta);
+		err = entries_diff(prev, cur, delta);
+	if (!err)
+		err = entries_add(total, delta);
+	if (!err) {
+		err = collector_evict_exited(coll, prev, cur);
+		err = err > 0 ? 0 : err;
+	}
 	if (err)
 		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
 	return err;
@@ -149,11 +159,18 @@ static int read_delta(struct collector *coll, const struct snapshot *base, struc
 
 /* Print one report; returns 0, or -EPIPE/-errno when the output is gone. */
 static int emit(const struct options *o, struct output_file *out, struct report *r,
-		const struct snapshot *s, struct cgroup_names *names)
+		const struct entry_set *s, struct snapshot *view, struct cgroup_names *names)
 {
 	int err;
 
-	if (report_build(r, s, names))
+	/* Each interval must add up exactly (see struct td_val): say so if one does not. */
+	r->conserved = entries_conserved(s, r->counters->nr, !r->counters->software);
+	if (!r->conserved)
+		fprintf(stderr,
+			"tdtrace: %s %u: entries, overflow and untraced do not add up to the "
+			"per-CPU totals: counts may be missing\n",
+			r->summary ? "summary after interval" : "interval", r->interval);
+	if (entries_view(s, !o->per_cgroup, view) || report_build(r, view, names))
 		return -ENOMEM;
 	err = output_file_begin(out);
 	if (!err) {
@@ -369,7 +386,9 @@ int main(int argc, char **argv)
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
 	sigset_t blocked, unblocked;
-	struct snapshot start = {}, prev = {}, cur = {}, delta = {};
+	struct entry_set sets[2] = {}, delta = {}, total = {};
+	struct entry_set *prev = &sets[0], *cur = &sets[1], *swap;
+	struct snapshot view = {};
 	struct cgroup_names names = {};
 	struct cpu_groups groups = {}, cgroup_switches = {};
 	struct bpf_link **cgsw_links = NULL;
@@ -389,7 +408,7 @@ int main(int argc, char **argv)
 	char mount[4096];
 	bool *cpus = NULL; /* CPUs to count, then CPUs counted */
 	double t_start, t_end, t_read, t_prev_read, deadline, wake, interval;
-	unsigned int printed = 0;
+	unsigned int printed = 0, entries_size;
 	bool finished = false; /* the summary is out */
 	int err, ret = EXIT_FAIL, cmd_status = 0, stats_fd = -1;
 
@@ -528,8 +547,9 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.td_running, libbpf_num_possible_cpus());
 	bpf_map__set_max_entries(skel->maps.td_moves, libbpf_num_possible_cpus());
 	skel->rodata->nr_cpu_ids = libbpf_num_possible_cpus();
-	bpf_map__set_max_entries(skel->maps.td_tasks, opts.max_tasks);
-	bpf_map__set_max_entries(skel->maps.td_cgroups, opts.max_cgroups);
+	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
+	entries_size = opts.per_cgroup ? opts.max_cgroups : opts.max_tasks;
+	bpf_map__set_max_entries(skel->maps.td_entries, entries_size);
 	err = tdtrace__load(skel);
 	if (err) {
 		fprintf(stderr,
@@ -548,14 +568,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	err = collector_init(&coll, bpf_map__fd(skel->maps.td_tasks),
-			     bpf_map__fd(skel->maps.td_cgroups), bpf_map__fd(skel->maps.td_totals),
-			     opts.max_tasks, opts.max_cgroups);
+	err = collector_init(&coll, bpf_map__fd(skel->maps.td_entries),
+			     bpf_map__fd(skel->maps.td_totals), entries_size,
+			     bpf_program__fd(skel->progs.td_flush), cpus);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	collector_set_flush(&coll, bpf_program__fd(skel->progs.td_flush), cpus);
 	for (int i = 0; i < opts.nr_pids && !err; i++)
 		err = trace_tgid(skel, opts.pids[i]);
 	if (!err && opts.command) {
@@ -601,9 +620,7 @@ int main(int argc, char **argv)
 	sigaddset(&blocked, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
 
-	err = collector_read(&coll, &start);
-	if (!err)
-		err = snapshot_copy(&prev, &start);
+	err = collector_read(&coll, prev);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
 		goto cleanup;
@@ -672,7 +689,7 @@ int main(int argc, char **argv)
 			break; /* the summary covers the rest */
 		}
 
-		if (read_delta(&coll, &prev, &cur, &delta))
+		if (read_delta(&coll, prev, cur, &delta, &total))
 			goto cleanup;
 		/* Durations are measured, not planned: a late read covers more time. */
 		t_read = now(CLOCK_MONOTONIC);
@@ -680,7 +697,7 @@ int main(int argc, char **argv)
 		rep.timestamp = now(CLOCK_REALTIME);
 		rep.elapsed_s = t_read - t_start;
 		rep.duration_s = t_read - t_prev_read;
-		err = emit(&opts, &out, &rep, &delta, &names);
+		err = emit(&opts, &out, &rep, &delta, &view, &names);
 		if (err == -EPIPE) {
 			ret = EXIT_OK; /* `tdtrace | head`: the reader has what it wanted */
 			goto cleanup;
@@ -689,10 +706,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
 			goto cleanup;
 		}
-		if (snapshot_copy(&prev, &cur)) {
-			fprintf(stderr, "tdtrace: out of memory\n");
-			goto cleanup;
-		}
+		swap = prev;
+		prev = cur;
+		cur = swap;
+		/* Memory stays bounded however many tasks come and go. */
+		entries_fold_exited(&total, opts.max_tasks);
 		t_prev_read = t_read;
 		if (t_end && t_read >= t_end - 1e-4)
 			break;
@@ -713,12 +731,12 @@ int main(int argc, char **argv)
 	rep.self_stats = opts.self_stats;
 	if (opts.self_stats)
 		self_cost(skel, &rep.self_runs, &rep.self_ns);
-	if (read_delta(&coll, &start, &cur, &delta))
+	if (read_delta(&coll, prev, cur, &delta, &total))
 		goto cleanup;
 	rep.summary = true;
 	rep.timestamp = now(CLOCK_REALTIME);
 	rep.elapsed_s = rep.duration_s = now(CLOCK_MONOTONIC) - t_start;
-	err = emit(&opts, &out, &rep, &delta, &names);
+	err = emit(&opts, &out, &rep, &total, &view, &names);
 	if (err && err != -EPIPE) {
 		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
 		goto cleanup;
@@ -742,10 +760,11 @@ cleanup:
 	cpu_groups_close(&cgroup_switches);
 	cpu_groups_close(&groups);
 	collector_free(&coll);
-	snapshot_free(&start);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	snapshot_free(&delta);
+	entries_free(&sets[0]);
+	entries_free(&sets[1]);
+	entries_free(&delta);
+	entries_free(&total);
+	snapshot_free(&view);
 	cgroup_names_free(&names);
 	free(cpus);
 	free(pmu);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Sets of (task, cgroup) entries: differences, sums, eviction, rows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "array.h"
+#include "decode.h"
+#include "entries.h"
+
+int td_key_cmp(const struct td_key *a, const struct td_key *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	if (a->cgroup_id != b->cgroup_id)
+		return a->cgroup_id < b->cgroup_id ? -1 : 1;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return td_key_cmp(&((const struct entry *)a)->key, &((const struct entry *)b)->key);
+}
+
+int entries_reserve(struct entry_set *s, size_t n)
+{
+	return array_reserve((void **)&s->v, &s->cap, n, sizeof(*s->v));
+}
+
+void entries_sort(struct entry_set *s)
+{
+	qsort(s->v, s->nr, sizeof(*s->v), cmp_entry);
+}
+
+void entries_free(struct entry_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+int entries_diff(const struct entry_set *prev, const struct entry_set *cur,
+		 struct entry_set *delta)
+{
+	static const struct td_counts zero;
+	size_t j = 0;
+
+	if (entries_reserve(delta, cur->nr))
+		return -ENOMEM;
+	delta->nr = 0;
+	/* Merge-join of two sorted arrays. */
+	for (size_t i = 0; i < cur->nr; i++) {
+		const struct entry *c = &cur->v[i];
+		const struct td_counts *base = &zero;
+		struct entry *d;
+
+		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &c->key) < 0)
+			j++;
+		if (j < prev->nr && !td_key_cmp(&prev->v[j].key, &c->key))
+			base = &prev->v[j].c;
+		/* Unchanged only if every field is. */
+		if (!memcmp(&c->c, base, sizeof(*base)))
+			continue;
+		d = &delta->v[delta->nr++];
+		*d = *c;
+		td_counts_sub(&c->c, base, &d->c);
+	}
+	totals_sub(&cur->totals, &prev->totals, &delta->totals);
+	return 0;
+}
+
+int entries_add(struct entry_set *acc, const struct entry_set *delta)
+{
+	struct entry *out = malloc((acc->nr + delta->nr + 1) * sizeof(*out));
+	size_t i = 0, j = 0, n = 0;
+
+	if (!out)
+		return -ENOMEM;
+	while (i < acc->nr || j < delta->nr) {
+		int cmp = i == acc->nr	   ? 1
+			  : j == delta->nr ? -1
+					   : td_key_cmp(&acc->v[i].key, &delta->v[j].key);
+
+		if (cmp < 0) {
+			out[n++] = acc->v[i++];
+		} else if (cmp > 0) {
+			out[n++] = delta->v[j++];
+		} else {
+			struct td_counts sum = acc->v[i].c;
+
+			td_counts_add(&sum, &delta->v[j].c);
+			out[n] = delta->v[j++];
+			out[n++].c = sum;
+			i++;
+		}
+	}
+	free(acc->v);
+	acc->v = out;
+	acc->cap = acc->nr + delta->nr + 1;
+	acc->nr = n;
+	totals_add(&acc->totals, &delta->totals);
+	return 0;
+}
+
+bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
+{
+	const struct td_cpu_totals *t = &s->totals;
+	struct td_counts sum = {};
+
+	for (size_t i = 0; i < s->nr; i++)
+		td_counts_add(&sum, &s->v[i].c);
+	td_counts_add(&sum, &t->task_overflow);
+	td_counts_add(&sum, &t->untraced);
+	for (int i = 0; i < nr_counters && i < TD_MAX_COUNTERS; i++)
+		if (sum.count[i] != t->all.count[i])
+			return false;
+	if (sum.slices != t->all.slices)
+		return false;
+	return !times || (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
+}
+
+size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set *cur,
+			    struct td_key *keys)
+{
+	size_t j = 0, n = 0;
+
+	for (size_t i = 0; i < cur->nr; i++) {
+		const struct entry *c = &cur->v[i];
+
+		if (!(c->flags & TD_TASK_EXITED))
+			continue;
+		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &c->key) < 0)
+			j++;
+		/*
+		 * Exited a whole interval ago and not charged since: the
+		 * last thread's final switch is behind us (see charge_entry).
+		 */
+		if (j < prev->nr && !td_key_cmp(&prev->v[j].key, &c->key) &&
+		    (prev->v[j].flags & TD_TASK_EXITED) && !memcmp(&prev->v[j].c, &c->c, sizeof(c->c)))
+			keys[n++] = c->key;
+	}
+	return n;
+}
+
+void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n)
+{
+	size_t j = 0, out = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		while (j < n && td_key_cmp(&keys[j], &s->v[i].key) < 0)
+			j++;
+		if (j < n && !td_key_cmp(&keys[j], &s->v[i].key))
+			continue;
+		s->v[out++] = s->v[i];
+	}
+	s->nr = out;
+}
+
+static bool foldable(const struct entry *e)
+{
+	return (e->flags & TD_TASK_EXITED) && e->key.id != TD_FOLDED_ID;
+}
+
+static int cmp_slots_then_key(const void *a, const void *b)
+{
+	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+
+	if (x->c.count[0] != y->c.count[0])
+		return x->c.count[0] < y->c.count[0] ? -1 : 1;
+	return td_key_cmp(&x->key, &y->key);
+}
+
+size_t entries_fold_exited(struct entry_set *acc, size_t keep)
+{
+	struct entry **exited, *folded;
+	size_t nr_exited = 0, nr_fold, nr_folded = 0, out = 0;
+
+	for (size_t i = 0; i < acc->nr; i++)
+		nr_exited += foldable(&acc->v[i]);
+	if (nr_exited <= keep)
+		return 0;
+	exited = malloc(nr_exited * sizeof(*exited));
+	folded = calloc(nr_exited + 1, sizeof(*folded));
+	if (!exited || !folded) {
+		free(exited);
+		free(folded);
+		return 0; /* kept, not lost: try again next time */
+	}
+	for (size_t i = 0, k = 0; i < acc->nr; i++)
+		if (foldable(&acc->v[i]))
+			exited[k++] = &acc->v[i];
+	/* The smallest go; mark them by their key's id, then sum them per cgroup. */
+	qsort(exited, nr_exited, sizeof(*exited), cmp_slots_then_key);
+	nr_fold = nr_exited - keep;
+	for (size_t k = 0; k < nr_fold; k++) {
+		struct entry *e = exited[k], *f = NULL;
+
+		for (size_t m = 0; m < nr_folded; m++)
+			if (folded[m].key.cgroup_id == e->key.cgroup_id)
+				f = &folded[m];
+		if (!f) {
+			f = &folded[nr_folded++];
+			f->key = (struct td_key){ .id = TD_FOLDED_ID, .cgroup_id = e->key.cgroup_id };
+			f->flags = TD_TASK_EXITED;
+			strcpy(f->comm, "[exited]");
+		}
+		td_counts_add(&f->c, &e->c);
+		/* Marked to be dropped below: folded entries proper have start_ns 0. */
+		e->key.id = TD_FOLDED_ID;
+		e->key.start_ns = 1;
+	}
+	/* Keep the rest in order; folded sums join the existing folded entries, which sort last. */
+	for (size_t i = 0; i < acc->nr; i++) {
+		struct entry *e = &acc->v[i];
+
+		if (e->key.id == TD_FOLDED_ID && e->key.start_ns == 1)
+			continue;
+		if (e->key.id == TD_FOLDED_ID) {
+			for (size_t m = 0; m < nr_folded; m++) {
+				if (folded[m].key.cgroup_id == e->key.cgroup_id) {
+					td_counts_add(&e->c, &folded[m].c);
+					folded[m].key.start_ns = 1; /* merged */
+				}
+			}
+		}
+		acc->v[out++] = *e;
+	}
+	acc->nr = out;
+	for (size_t m = 0; m < nr_folded; m++)
+		if (!folded[m].key.start_ns)
+			acc->v[acc->nr++] = folded[m];
+	entries_sort(acc);
+	free(exited);
+	free(folded);
+	return nr_fold;
+}
+
+static int cmp_cgroup_sample(const void *a, const void *b)
+{
+	const struct cgroup_sample *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool same_task(const struct td_key *a, const struct td_key *b)
+{
+	return a->id == b->id && a->start_ns == b->start_ns;
+}
+
+int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view)
+{
+	size_t nr_cgroups = 0;
+
+	if (snapshot_reserve(view, with_tasks ? s->nr : 0, s->nr))
+		return -ENOMEM;
+	view->nr_tasks = 0;
+	/* Entries sort by task, then cgroup: a process's entries are neighbours. */
+	for (size_t i = 0; with_tasks && i < s->nr;) {
+		const struct entry *most = &s->v[i];
+		struct task_sample *t = &view->tasks[view->nr_tasks++];
+		size_t j;
+
+		memset(t, 0, sizeof(*t));
+		t->key.id = s->v[i].key.id;
+		t->key.start_ns = s->v[i].key.start_ns;
+		for (j = i; j < s->nr && same_task(&s->v[j].key, &s->v[i].key); j++) {
+			td_counts_add(&t->val.c, &s->v[j].c);
+			t->val.flags |= s->v[j].flags;
+			if (s->v[j].c.count[0] > most->c.count[0])
+				most = &s->v[j];
+		}
+		/* A process that moved shows in the cgroup where it ran most. */
+		t->val.cgroup_id = most->key.cgroup_id;
+		t->val.tgid = most->tgid;
+		memcpy(t->val.comm, most->comm, sizeof(t->val.comm));
+		i = j;
+	}
+	for (size_t i = 0; i < s->nr; i++) {
+		view->cgroups[nr_cgroups].id = s->v[i].key.cgroup_id;
+		view->cgroups[nr_cgroups++].c = s->v[i].c;
+	}
+	qsort(view->cgroups, nr_cgroups, sizeof(*view->cgroups), cmp_cgroup_sample);
+	view->nr_cgroups = 0;
+	for (size_t i = 0; i < nr_cgroups; i++) {
+		struct cgroup_sample *last = view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1]
+							      : NULL;
+
+		if (last && last->id == view->cgroups[i].id)
+			td_counts_add(&last->c, &view->cgroups[i].c);
+		else
+			view->cgroups[view->nr_cgroups++] = view->cgroups[i];
+	}
+	view->totals = s->totals;
+	return 0;
+}

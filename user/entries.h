@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entries: what each process (or thread) ran in each cgroup, as read from
+ * the BPF map, and the pure operations on sets of them: the difference of
+ * two reads, a running sum for the summary, the conservation check, the
+ * exited entries that may leave the map, and the view that report.c reads
+ * (process rows and cgroup rows). No syscalls.
+ */
+#ifndef TD_ENTRIES_H
+#define TD_ENTRIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "tdtrace.h"
+#include "snapshot.h"
+
+struct entry {
+	struct td_key key;
+	struct td_counts c; /* cumulative (a read), or a difference */
+	__u32 tgid;
+	__u32 flags; /* TD_TASK_EXITED */
+	char comm[TD_COMM_LEN];
+};
+
+struct entry_set {
+	struct entry *v; /* sorted by key */
+	size_t nr, cap;
+	struct td_cpu_totals totals; /* summed over CPUs */
+};
+
+/* Exited entries folded together (entries_fold_exited) get this id. */
+#define TD_FOLDED_ID 0xffffffffu
+
+int td_key_cmp(const struct td_key *a, const struct td_key *b);
+int entries_reserve(struct entry_set *s, size_t n);
+void entries_sort(struct entry_set *s);
+void entries_free(struct entry_set *s);
+
+/*
+ * delta = cur - prev, keeping only entries charged in between (an entry
+ * missing from prev counts from zero). Both sorted; so is the result.
+ */
+int entries_diff(const struct entry_set *prev, const struct entry_set *cur,
+		 struct entry_set *delta);
+
+/* acc += delta: counts summed key by key, names and flags taken from delta. */
+int entries_add(struct entry_set *acc, const struct entry_set *delta);
+
+/*
+ * The conservation invariant, for a difference or a sum:
+ * sum(entries) + task_overflow + untraced == all, for every counter in use
+ * and for slices; enabled/running too when @times (they are not kept per
+ * entry with software counters).
+ */
+bool entries_conserved(const struct entry_set *s, int nr_counters, bool times);
+
+/*
+ * Keys of entries that may leave the BPF map: exited in @prev already and
+ * not charged since. Returns how many were put in @keys (sized cur->nr).
+ */
+size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set *cur,
+			    struct td_key *keys);
+
+/* Drop these keys (sorted) from @s. */
+void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n);
+
+/*
+ * Keep at most @keep exited entries in @acc: the rest, smallest first, are
+ * summed into one entry per cgroup with id TD_FOLDED_ID, so that cgroup and
+ * system sums stay exact while memory stays bounded. Returns how many went.
+ */
+size_t entries_fold_exited(struct entry_set *acc, size_t keep);
+
+/*
+ * Rows for report_build: entries of one process summed into one task row
+ * (its cgroup: where it ran most; none if !@with_tasks), entries of one
+ * cgroup into one cgroup row. @view's buffers are reused.
+ */
+int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view);
+
+#endif /* TD_ENTRIES_H */
