@@ -115,6 +115,39 @@ static const struct option long_options[] = {
 	{ 0 },
 };
 
+/*
+ * Options that take one value: a second one is refused rather than silently
+ * replacing the first (-c and -p accumulate and are not here).
+ */
+static const struct {
+	int c;
+	const char *name;
+} single_value[] = {
+	{ 'I', "--interval" },
+	{ 'd', "--duration" },
+	{ 'n', "--top" },
+	{ 'o', "--output" },
+	{ OPT_BTF, "--btf" },
+	{ OPT_SYSFS_ROOT, "--sysfs-root" },
+	{ OPT_MAX_TASKS, "--max-tasks" },
+	{ OPT_MAX_CGROUPS, "--max-cgroups" },
+	{ OPT_DEPTH, "--depth" },
+	{ OPT_TEST_MEMBERS, "--test-members" },
+};
+
+/* The name of @c if it was given before; marks it given in @seen. */
+static const char *given_twice(int c, unsigned int *seen)
+{
+	for (size_t i = 0; i < sizeof(single_value) / sizeof(single_value[0]); i++) {
+		if (single_value[i].c != c)
+			continue;
+		if (*seen & (1u << i))
+			return single_value[i].name;
+		*seen |= 1u << i;
+	}
+	return NULL;
+}
+
 /* A whole decimal number in [min, max], nothing before or after it. */
 static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *out)
 {
@@ -173,7 +206,9 @@ static int parse_pids(const char *s, struct options *o)
 
 enum options_result options_parse(int argc, char **argv, struct options *o, FILE *out, FILE *err)
 {
-	const char *bad = NULL, *what = NULL, *last_optarg = NULL;
+	const char *bad = NULL, *what = NULL, *last_optarg = NULL, *twice;
+	unsigned int seen = 0;
+	bool ends_options;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -188,6 +223,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	opterr = 0; /* we print our own one-line errors */
 	/* '+': stop at the first non-option, so COMMAND's own options stay its own. */
 	while ((c = getopt_long(argc, argv, "+:I:d:n:jo:stc:p:vhV", long_options, NULL)) != -1) {
+		twice = given_twice(c, &seen);
+		if (twice) {
+			fprintf(err, "tdtrace: %s given twice: give it once\n", twice);
+			return OPTIONS_BAD;
+		}
 		switch (c) {
 		case 'I':
 			if (parse_uint(optarg, 1, 3600000, &o->interval_ms))
@@ -312,9 +352,14 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 		last_optarg = optarg;
 	}
 	/* A COMMAND must follow "--", so that a stray word is never run. */
-	if (optind < argc && optind > 1 && !strcmp(argv[optind - 1], "--") &&
-	    argv[optind - 1] != last_optarg) {
+	ends_options =
+		optind > 1 && !strcmp(argv[optind - 1], "--") && argv[optind - 1] != last_optarg;
+	if (optind < argc && ends_options) {
 		o->command = &argv[optind];
+	} else if (ends_options) {
+		/* "tdtrace --" alone would trace everything, not the COMMAND meant. */
+		fprintf(err, "tdtrace: -- must be followed by a COMMAND to run\n");
+		return OPTIONS_BAD;
 	} else if (optind < argc) {
 		fprintf(err,
 			"tdtrace: unexpected argument '%s' (to trace a command, put it after --)\n",
@@ -323,6 +368,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	}
 	if (o->per_thread && o->per_cgroup) {
 		fprintf(err, "tdtrace: --per-thread and --per-cgroup conflict: choose one\n");
+		return OPTIONS_BAD;
+	}
+	if (o->containers && o->depth >= 0) {
+		fprintf(err, "tdtrace: --depth and --containers conflict: choose one\n");
 		return OPTIONS_BAD;
 	}
 	if (o->no_children && !o->nr_pids && !o->command) {

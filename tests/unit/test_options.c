@@ -314,15 +314,64 @@ static void test_all_together(void **state)
 	assert_int_equal(p.o.max_cgroups, 200);
 	parsed_free(&p);
 
-	/* The last of a repeated option wins. */
-	parse_ok(&p, ARGV("-I", "5", "-I", "6"));
-	assert_int_equal(p.o.interval_ms, 6);
+	/* A flag given twice is still just set (values twice: bad_cases). */
+	parse_ok(&p, ARGV("-j", "--json", "-s", "-s"));
+	assert_true(p.o.json && p.o.software);
+	parsed_free(&p);
+}
+
+/* -c and -p accumulate; the row and target options that go with them. */
+static void test_targets_and_rows(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("-c", "a", "--cgroup=/b c", "-c", "d"));
+	assert_int_equal(p.o.nr_cgroups, 3);
+	assert_string_equal(p.o.cgroups[0], "a");
+	assert_string_equal(p.o.cgroups[1], "/b c");
+	assert_string_equal(p.o.cgroups[2], "d");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-c", "1", "-c", "2", "-c", "3", "-c", "4", "-c", "5", "-c", "6", "-c",
+			  "7", "-c", "8"));
+	assert_int_equal(p.o.nr_cgroups, TD_MAX_CGROUP_FILTERS);
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("-p", "1,22", "--pid=333", "-p", "2147483647", "--no-children"));
+	assert_int_equal(p.o.nr_pids, 4);
+	assert_int_equal(p.o.pids[0], 1);
+	assert_int_equal(p.o.pids[1], 22);
+	assert_int_equal(p.o.pids[2], 333);
+	assert_int_equal(p.o.pids[3], 2147483647);
+	assert_true(p.o.no_children);
+	assert_null(p.o.command);
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("--per-cgroup", "--depth", "0"));
+	assert_true(p.o.per_cgroup);
+	assert_int_equal(p.o.depth, 0);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--depth=64"));
+	assert_int_equal(p.o.depth, 64);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--containers"));
+	assert_true(p.o.containers);
+	assert_int_equal(p.o.depth, -1);
+	parsed_free(&p);
+
+	/* COMMAND after --, its own options left alone, even -I twice. */
+	parse_ok(&p, ARGV("-I", "5", "--no-children", "--", "cmd", "-I", "6", "-I", "7"));
+	assert_non_null(p.o.command);
+	assert_string_equal(p.o.command[0], "cmd");
+	assert_string_equal(p.o.command[4], "7");
+	assert_null(p.o.command[5]);
+	assert_int_equal(p.o.interval_ms, 5);
 	parsed_free(&p);
 }
 
 /* One bad command line, and what its error line must name. */
 struct bad_case {
-	const char *args[3];
+	const char *args[19];
 	const char *names;
 };
 
@@ -369,6 +418,68 @@ static const struct bad_case bad_cases[] = {
 	{ { "--probe=1" }, "--probe" },
 	{ { "foo" }, "foo" },
 	{ { "-j", "foo" }, "foo" },
+	/* every numeric option: huge, hex, leading space, trailing garbage, sign */
+	{ { "-I", "18446744073709551616" }, "--interval" },
+	{ { "-I", "4294967296" }, "--interval" },
+	{ { "-I", "0x10" }, "--interval" },
+	{ { "-n", "" }, "--top" },
+	{ { "-n", "18446744073709551615" }, "--top" },
+	{ { "-n", " 5" }, "--top" },
+	{ { "-n", "5 " }, "--top" },
+	{ { "-n", "0x5" }, "--top" },
+	{ { "-d", "18446744073709551616" }, "--duration" },
+	{ { "-d", "1e400" }, "--duration" },
+	{ { "-d", "0x10" }, "--duration" },
+	{ { "-d", "+5" }, "--duration" },
+	{ { "-d", "1,5" }, "--duration" },
+	{ { "--depth", "" }, "--depth" },
+	{ { "--depth", "-1" }, "--depth" },
+	{ { "--depth", "65" }, "--depth" },
+	{ { "--depth", "18446744073709551616" }, "--depth" },
+	{ { "--depth", "one" }, "--depth" },
+	{ { "--depth", "1x" }, "--depth" },
+	{ { "--depth", " 1" }, "--depth" },
+	{ { "--depth", "0x1" }, "--depth" },
+	{ { "--max-tasks", "" }, "--max-tasks" },
+	{ { "--max-tasks", "-16" }, "--max-tasks" },
+	{ { "--max-tasks", "18446744073709551616" }, "--max-tasks" },
+	{ { "--max-tasks", "1k" }, "--max-tasks" },
+	{ { "--max-cgroups", "0x100" }, "--max-cgroups" },
+	{ { "--max-cgroups", " 100" }, "--max-cgroups" },
+	{ { "-p", "" }, "--pid" },
+	{ { "-p", "0" }, "--pid" },
+	{ { "-p", "-1" }, "--pid" },
+	{ { "-p", "2147483648" }, "--pid" },
+	{ { "-p", "18446744073709551616" }, "--pid" },
+	{ { "-p", "init" }, "--pid" },
+	{ { "-p", "12x" }, "--pid" },
+	{ { "-p", " 12" }, "--pid" },
+	{ { "-p", "0x12" }, "--pid" },
+	{ { "-p", "1,,2" }, "--pid" },
+	{ { "-p", "1," }, "--pid" },
+	{ { "-p", ",1" }, "--pid" },
+	{ { "-c", "" }, "--cgroup" },
+	{ { "-c", "1", "-c", "2", "-c", "3", "-c", "4", "-c", "5", "-c", "6", "-c", "7", "-c", "8",
+	    "-c", "9" },
+	  "at most 8" },
+	/* an option that takes one value, given twice */
+	{ { "-I", "5", "-I", "7" }, "--interval given twice" },
+	{ { "-I5", "--interval=5" }, "--interval given twice" },
+	{ { "-d", "1", "-d", "2" }, "--duration given twice" },
+	{ { "-n", "1", "--top", "2" }, "--top given twice" },
+	{ { "-o", "a", "-o", "b" }, "--output given twice" },
+	{ { "--btf", "a", "--btf", "b" }, "--btf given twice" },
+	{ { "--sysfs-root", "a", "--sysfs-root=b" }, "--sysfs-root given twice" },
+	{ { "--max-tasks", "16", "--max-tasks", "16" }, "--max-tasks given twice" },
+	{ { "--max-cgroups=16", "--max-cgroups=17" }, "--max-cgroups given twice" },
+	{ { "--depth", "1", "--depth", "2" }, "--depth given twice" },
+	{ { "--test-members=a", "--test-members=b" }, "--test-members given twice" },
+	/* combinations that contradict each other */
+	{ { "-t", "--per-cgroup" }, "--per-cgroup" },
+	{ { "--containers", "--depth", "1" }, "--containers" },
+	{ { "--no-children" }, "--no-children" },
+	{ { "-p", "1", "--", "true" }, "COMMAND" },
+	{ { "--" }, "--" },
 };
 
 /* Why @p is not the one-line error that @c asks for, or NULL if it is. */
@@ -399,18 +510,22 @@ static void test_bad_values(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *c = &bad_cases[i];
-		char *argv[] = { "tdtrace", (char *)c->args[0], (char *)c->args[1],
-				 (char *)c->args[2], NULL };
+		char *argv[21] = { "tdtrace" }, shown[256] = "";
 		const char *problem;
 		struct parsed p;
+
+		for (int a = 0; c->args[a]; a++) {
+			argv[a + 1] = (char *)c->args[a];
+			snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), " '%s'",
+				 c->args[a]);
+		}
 
 		reset_getopt(NULL);
 		parse(&p, argv);
 		problem = bad_case_problem(c, &p);
 		if (problem) {
-			print_error("bad_cases[%zu] {\"%s\", \"%s\"}: %s (result %d, err \"%s\")\n",
-				    i, c->args[0], c->args[1] ? c->args[1] : "", problem, p.res,
-				    p.err);
+			print_error("bad_cases[%zu] tdtrace%s: %s (result %d, err \"%s\")\n", i,
+				    shown, problem, p.res, p.err);
 			failures++;
 		}
 		parsed_free(&p);
@@ -537,6 +652,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flags, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_paths_and_sizes, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_all_together, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_targets_and_rows, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_bad_values, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_bad_value_quoted, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_help, reset_getopt, free_pending),
