@@ -158,6 +158,7 @@ static void system_line(FILE *f, const struct report *r)
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
 	key_bool(f, "filtered", r->filtered);
+	key_bool(f, "conserved", r->conserved);
 	raw_counts(f, "untraced", r, &t->untraced);
 	if (r->summary && r->self_stats) {
 		key_u64(f, "self_switch_runs", r->self_runs);

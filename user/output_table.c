@@ -98,6 +98,8 @@ static void print_header(FILE *f, const struct report *r)
 	if (r->totals->read_errors)
 		fprintf(f, "  [%llu counter read errors]",
 			(unsigned long long)r->totals->read_errors);
+	if (!r->conserved)
+		fputs("  [NOT CONSERVED: rows do not add up to the per-CPU totals]", f);
 	fputc('\n', f);
 }
 
