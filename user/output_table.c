@@ -16,16 +16,18 @@ static const char *const l2_heads[TD_NR_L2] = {
 /*
  * Names come from tasks and directory names: any byte. Print only
  * printable ASCII so that nothing reaches the terminal as a control
- * sequence and columns stay aligned; everything else becomes '?'.
+ * sequence and columns stay aligned; everything else becomes '?'. At most
+ * @max bytes of @s, padded with spaces to @width; written straight out, so
+ * that a long cgroup path, printed last, is never cut.
  */
-static const char *term_safe(char *buf, size_t size, const char *s, size_t max)
+static void put_safe(FILE *f, const char *s, size_t max, size_t width)
 {
 	size_t i;
 
-	for (i = 0; i + 1 < size && i < max && s[i]; i++)
-		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	buf[i] = '\0';
-	return buf;
+	for (i = 0; i < max && s[i]; i++)
+		fputc(s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?', f);
+	for (; i < width; i++)
+		fputc(' ', f);
 }
 
 /* 1234567 -> "1.23M": SI prefixes as perf prints big counts. */
@@ -149,7 +151,6 @@ static void print_metrics(FILE *f, const struct report *r, const struct row *row
 
 static void print_tasks(FILE *f, const struct report *r, unsigned int top)
 {
-	char comm[TD_COMM_LEN + 1], path[256];
 	unsigned int shown = 0;
 
 	if (r->per_thread)
@@ -170,18 +171,17 @@ static void print_tasks(FILE *f, const struct report *r, unsigned int top)
 			fprintf(f, "%8u %8u", t->key.id, t->val.tgid);
 		else
 			fprintf(f, "%8u", t->key.id);
-		fprintf(f, " %-16s", term_safe(comm, sizeof(comm), t->val.comm, TD_COMM_LEN));
+		fputc(' ', f);
+		put_safe(f, t->val.comm, TD_COMM_LEN, 16);
 		print_metrics(f, r, row);
-		fprintf(f, "  %s%s\n",
-			row->cgroup ? term_safe(path, sizeof(path), row->cgroup, sizeof(path))
-				    : "?",
-			(t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
+		fputs("  ", f);
+		put_safe(f, row->cgroup ? row->cgroup : "?", (size_t)-1, 0);
+		fprintf(f, "%s\n", (t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
 	}
 }
 
 static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 {
-	char path[256];
 	unsigned int shown = 0;
 
 	/* The name goes last, whole: Kubernetes labels and deep paths are long. */
@@ -202,7 +202,9 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 			name = unknown;
 		}
 		print_metrics(f, r, row);
-		fprintf(f, "  %s\n", term_safe(path, sizeof(path), name, sizeof(path)));
+		fputs("  ", f);
+		put_safe(f, name, row->label ? sizeof(row->label->label) : (size_t)-1, 0);
+		fputc('\n', f);
 	}
 }
 

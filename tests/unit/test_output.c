@@ -932,6 +932,36 @@ static void test_table_per_thread(void **state)
 	assert_int_equal(row_pid(t.task_rows[0]), 100);
 }
 
+/* A long cgroup path is the last column: printed whole, made safe, never cut. */
+static void test_table_long_cgroup_path(void **state)
+{
+	struct fx *fx = *state;
+	char path[600], shown[600];
+	int found = 0;
+
+	/* 10 levels of 50 bytes, one with ESC and a byte that is not UTF-8 */
+	path[0] = '\0';
+	for (int i = 0; i < 10; i++)
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%049d", i);
+	memcpy(path + 100, "\x1b[2J\xff", 5);
+	memcpy(shown, path, sizeof(path));
+	memcpy(shown + 100, "?[2J?", 5);
+	for (size_t i = 0; i < fx->r.nr_tasks; i++)
+		fx->r.tasks[i].cgroup = path;
+	for (size_t i = 0; i < fx->r.nr_cgroups; i++)
+		fx->r.cgroups[i].cgroup = path;
+	render_table(fx, 10);
+	assert_terminal_safe(fx);
+	/* Whole, at the end of each of the 4 task rows and the 3 cgroup rows. */
+	for (char *at = strstr(fx->out, shown); at; at = strstr(at + 1, shown)) {
+		assert_true(at[-2] == ' ' && at[-1] == ' ');
+		assert_true(at[strlen(shown)] == '\n');
+		found++;
+	}
+	assert_int_equal(strlen(path), 500);
+	assert_int_equal(found, 4 + 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -951,6 +981,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_topdown_l1, setup_l1, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_software, setup_software, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_per_thread, setup_l2, fx_free),
+		cmocka_unit_test_setup_teardown(test_table_long_cgroup_path, setup_software,
+						fx_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
