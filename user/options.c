@@ -148,6 +148,31 @@ static const char *given_twice(int c, unsigned int *seen)
 	return NULL;
 }
 
+/*
+ * What an error line shows of an argument: up to 100 of its first @len
+ * bytes, those that are not printable ASCII as \xHH, so that the line stays
+ * one line and an escape sequence in it is shown, not obeyed by the
+ * terminal. One buffer: one call per message.
+ */
+static const char *shown(const char *s, size_t len)
+{
+	static char buf[100 * 4 + 4];
+	size_t n = 0, i;
+
+	for (i = 0; i < len && s[i] && i < 100; i++) {
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			buf[n++] = c;
+		else
+			n += sprintf(buf + n, "\\x%02x", c);
+	}
+	if (i < len && s[i])
+		n += sprintf(buf + n, "...");
+	buf[n] = '\0';
+	return buf;
+}
+
 /* A whole decimal number in [min, max], nothing before or after it. */
 static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *out)
 {
@@ -324,7 +349,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			return OPTIONS_DONE;
 		case ':':
 			fprintf(err, "tdtrace: option '%s' needs a value (see tdtrace --help)\n",
-				argv[optind - 1]);
+				shown(argv[optind - 1], (size_t)-1));
 			return OPTIONS_BAD;
 		default:
 			/*
@@ -336,17 +361,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 
 				fprintf(err,
 					"tdtrace: unknown option, or one that takes no value: "
-					"'%.*s' (see tdtrace --help)\n",
-					(int)strcspn(arg, "="), arg);
+					"'%s' (see tdtrace --help)\n",
+					shown(arg, strcspn(arg, "=")));
 			} else {
-				fprintf(err, "tdtrace: unknown option '-%c' (see tdtrace --help)\n",
-					optopt);
+				char letter[2] = { (char)optopt };
+
+				fprintf(err, "tdtrace: unknown option '-%s' (see tdtrace --help)\n",
+					shown(letter, 1));
 			}
 			return OPTIONS_BAD;
 		}
 		if (bad) {
-			fprintf(err, "tdtrace: invalid value '%s' for %s: expected %s\n", optarg,
-				bad, what);
+			fprintf(err, "tdtrace: invalid value '%s' for %s: expected %s\n",
+				shown(optarg, (size_t)-1), bad, what);
 			return OPTIONS_BAD;
 		}
 		last_optarg = optarg;
@@ -363,7 +390,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	} else if (optind < argc) {
 		fprintf(err,
 			"tdtrace: unexpected argument '%s' (to trace a command, put it after --)\n",
-			argv[optind]);
+			shown(argv[optind], (size_t)-1));
 		return OPTIONS_BAD;
 	}
 	if (o->per_thread && o->per_cgroup) {

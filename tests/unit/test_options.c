@@ -480,6 +480,13 @@ static const struct bad_case bad_cases[] = {
 	{ { "--no-children" }, "--no-children" },
 	{ { "-p", "1", "--", "true" }, "COMMAND" },
 	{ { "--" }, "--" },
+	/* control bytes and escape sequences in what an error line quotes */
+	{ { "-I", "1\n2" }, "'1\\x0a2'" },
+	{ { "-n", "\x1b[2J" }, "'\\x1b[2J'" },
+	{ { "-d", "\xff" }, "'\\xff'" },
+	{ { "--bo\ngus=1" }, "'--bo\\x0agus'" },
+	{ { "-\x1b" }, "'-\\x1b'" },
+	{ { "-j", "ex\rtra" }, "'ex\\x0dtra'" },
 };
 
 /* Why @p is not the one-line error that @c asks for, or NULL if it is. */
@@ -497,6 +504,9 @@ static const char *bad_case_problem(const struct bad_case *c, const struct parse
 		return "error does not start with 'tdtrace: '";
 	if (!nl || nl != p->err + p->err_len - 1)
 		return "error is not exactly one line";
+	for (size_t i = 0; i + 1 < p->err_len; i++)
+		if ((unsigned char)p->err[i] < 0x20 || (unsigned char)p->err[i] >= 0x7f)
+			return "a control byte or non-ASCII in the error";
 	if (!strstr(p->err, c->names))
 		return "error does not name the option";
 	return NULL;
