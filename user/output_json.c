@@ -4,6 +4,7 @@
  * whole run. Schema in README.md ("JSON output"); bump TD_JSON_SCHEMA when
  * a field changes meaning or goes away.
  */
+#include <math.h>
 #include "json.h"
 #include "report.h"
 
@@ -61,6 +62,12 @@ static void begin(FILE *f, const struct report *r, const char *type)
 	fprintf(f, ",\"mode\":\"%s\"", r->counters->software ? "software" : "topdown");
 }
 
+/* @v, or null (NaN) where the counters never ran: no count at all, not 0. */
+static double counted(const struct td_metrics *m, double v)
+{
+	return m->never_counted ? NAN : v;
+}
+
 /* What every entity has: counts, times, and the decoded metrics. */
 static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 		    const struct td_metrics *m)
@@ -68,20 +75,21 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 	key_u64(f, "slices", c->slices);
 	key_u64(f, "time_enabled_ns", c->enabled_ns);
 	key_u64(f, "time_running_ns", c->running_ns);
-	key_bool(f, "multiplexed", m->multiplexed);
-	key_double(f, "scale", m->scale);
+	key_bool(f, "multiplexed", m->multiplexed || m->never_counted);
+	key_double(f, "scale", counted(m, m->scale));
 	raw_counts(f, "counts", r, c);
 	if (r->counters->software) {
 		double cap = r->duration_s * 1e9;
 
-		key_double(f, "cpu_ns", m->slots);
-		key_double(f, "cpu_pct", cap > 0 ? 100.0 * m->slots / cap : 0.0);
+		key_double(f, "cpu_ns", counted(m, m->slots));
+		key_double(f, "cpu_pct", counted(m, cap > 0 ? 100.0 * m->slots / cap : 0.0));
 		return;
 	}
-	key_double(f, "slots", m->slots);
-	key_double(f, "slots_pct", r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0);
+	key_double(f, "slots", counted(m, m->slots));
+	key_double(f, "slots_pct",
+		   counted(m, r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0));
 	key_bool(f, "valid", m->valid);
-	key_double(f, "l1_coverage", m->l1_coverage);
+	key_double(f, "l1_coverage", counted(m, m->l1_coverage));
 	for (int i = 0; i < TD_NR_L1; i++)
 		key_pct(f, td_l1_perf_names[i], m->l1[i], m->valid);
 	if (r->counters->level >= 2)

@@ -90,6 +90,8 @@ static void print_header(FILE *f, const struct report *r)
 	if (r->system.multiplexed)
 		fprintf(f, "  [multiplexed: counted %.1f%% of the time, scaled]",
 			100.0 / r->system.scale);
+	else if (r->system.never_counted)
+		fputs("  [not counted: another PMU user held the counters all the time]", f);
 	if (r->totals->task_drops || r->totals->cgroup_drops)
 		fprintf(f, "  [map full: %llu task and %llu cgroup slices in overflow]",
 			(unsigned long long)r->totals->task_drops,
@@ -119,27 +121,41 @@ static void print_metric_heads(FILE *f, const struct report *r)
 			fprintf(f, " %7s", l2_heads[i]);
 }
 
-static void print_metrics(FILE *f, const struct report *r, const struct row *row)
+/*
+ * A '*' after the scaled count flags a row whose counters ran only part of
+ * the time (scaled), or never ran (then '-' instead of a count, not 0).
+ * Returns whether it did.
+ */
+static bool print_metrics(FILE *f, const struct report *r, const struct row *row)
 {
 	const struct td_metrics *m = &row->m;
+	bool flag = m->multiplexed || m->never_counted;
 	char buf[32];
 
 	if (r->counters->software) {
 		double cap = r->duration_s * 1e9;
 
-		fprintf(f, " %6.1f %10.1f %8llu", cap > 0 ? 100.0 * m->slots / cap : 0.0,
-			m->slots / 1e6, (unsigned long long)row->c->slices);
-		return;
+		/* The marker takes the space before SLICES: the columns stay put. */
+		if (m->never_counted)
+			fprintf(f, " %6s %10s*%8llu", "-", "-", (unsigned long long)row->c->slices);
+		else
+			fprintf(f, " %6.1f %10.1f%c%8llu", cap > 0 ? 100.0 * m->slots / cap : 0.0,
+				m->slots / 1e6, flag ? '*' : ' ',
+				(unsigned long long)row->c->slices);
+		return flag;
 	}
-	fprintf(f, " %7s %5.1f%c", si(buf, sizeof(buf), m->slots),
-		r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0,
-		m->multiplexed ? '*' : ' ');
+	if (m->never_counted)
+		fprintf(f, " %7s %5s*", "-", "-");
+	else
+		fprintf(f, " %7s %5.1f%c", si(buf, sizeof(buf), m->slots),
+			r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0,
+			flag ? '*' : ' ');
 	if (!m->valid) {
 		fprintf(f, " %8s %8s %8s %8s", "-", "-", "-", "-");
 		if (r->counters->level >= 2)
 			for (int i = 0; i < TD_NR_L2; i++)
 				fprintf(f, " %7s", "-");
-		return;
+		return flag;
 	}
 	fprintf(f, " %8.1f %8.1f %8.1f %8.1f", 100 * m->l1[TD_L1_FE_BOUND],
 		100 * m->l1[TD_L1_BAD_SPEC], 100 * m->l1[TD_L1_BE_BOUND],
@@ -147,11 +163,14 @@ static void print_metrics(FILE *f, const struct report *r, const struct row *row
 	if (r->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			fprintf(f, " %7.1f", 100 * m->l2[l2_order[i]]);
+	return flag;
 }
 
-static void print_tasks(FILE *f, const struct report *r, unsigned int top)
+/* Returns whether a row shown was flagged as multiplexed. */
+static bool print_tasks(FILE *f, const struct report *r, unsigned int top)
 {
 	unsigned int shown = 0;
+	bool flagged = false;
 
 	if (r->per_thread)
 		fprintf(f, "%8s %8s %-16s", "TID", "PID", "COMM");
@@ -173,16 +192,18 @@ static void print_tasks(FILE *f, const struct report *r, unsigned int top)
 			fprintf(f, "%8u", t->key.id);
 		fputc(' ', f);
 		put_safe(f, t->val.comm, TD_COMM_LEN, 16);
-		print_metrics(f, r, row);
+		flagged |= print_metrics(f, r, row);
 		fputs("  ", f);
 		put_safe(f, row->cgroup ? row->cgroup : "?", (size_t)-1, 0);
 		fprintf(f, "%s\n", (t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
 	}
+	return flagged;
 }
 
-static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
+static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 {
 	unsigned int shown = 0;
+	bool flagged = false;
 
 	/* The name goes last, whole: Kubernetes labels and deep paths are long. */
 	print_metric_heads(f, r);
@@ -201,25 +222,30 @@ static void print_cgroups(FILE *f, const struct report *r, unsigned int top)
 				 (unsigned long long)row->cgroup_id);
 			name = unknown;
 		}
-		print_metrics(f, r, row);
+		flagged |= print_metrics(f, r, row);
 		fputs("  ", f);
 		put_safe(f, name, row->label ? sizeof(row->label->label) : (size_t)-1, 0);
 		fputc('\n', f);
 	}
+	return flagged;
 }
 
 void output_table(FILE *f, const struct report *r, unsigned int top)
 {
+	bool flagged = r->system.multiplexed || r->system.never_counted;
+
 	print_header(f, r);
 	if (!r->per_cgroup)
-		print_tasks(f, r, top);
-	print_cgroups(f, r, top);
+		flagged |= print_tasks(f, r, top);
+	flagged |= print_cgroups(f, r, top);
 	if (r->summary && r->self_stats)
 		fprintf(f,
 			"self: the sched_switch program ran %llu times, %.0f ns per run "
 			"(kernel BPF run-time stats)\n",
 			r->self_runs, r->self_runs ? (double)r->self_ns / r->self_runs : 0.0);
-	if (!r->counters->software && r->system.multiplexed)
-		fprintf(f,
-			"* multiplexed: another PMU user shared these counters; counts scaled\n");
+	/* Said below every table that has a '*', so that no scaled count passes as exact. */
+	if (flagged)
+		fputs("* multiplexed: another PMU user shared these counters; counts scaled by "
+		      "time enabled / time running (- : not counted at all)\n",
+		      f);
 }

@@ -458,6 +458,48 @@ static void test_multiplexed(void **state)
 	assert_l2(&m, want);
 }
 
+/*
+ * The documented convention (perf_event_open(2), and bpf.h on
+ * bpf_perf_event_read_value): normalized = count * time_enabled /
+ * time_running. A group sharing the PMU with `perf stat --topdown` and on
+ * it a quarter of the time: enabled 4 s, running 1 s, scale 4. Raw slots
+ * 2.5e9 -> 1e10; L1 1e9/0.5e9/0.5e9/0.5e9 of a 2.5e9 sum stays
+ * 40/20/20/20 %, coverage 2.5e9 / 2.5e9 = 1. Running short by 1 ns is
+ * still flagged: the kernel advances both times together when a group is
+ * never descheduled, so any gap is real.
+ */
+static void test_multiplexed_documented(void **state)
+{
+	struct td_metrics m;
+
+	decode((struct vec){ .slots = 2500000000,
+			     .ret = 1000000000,
+			     .bad = 500000000,
+			     .fe = 500000000,
+			     .be = 500000000,
+			     .enabled = 4000000000,
+			     .running = 1000000000 },
+	       1, &m);
+	assert_true(m.multiplexed);
+	assert_false(m.never_counted);
+	assert_near(m.scale, 4.0, 0);
+	assert_near(m.slots, 1e10, 0);
+	assert_l1(&m, 0.40, 0.20, 0.20, 0.20);
+	assert_near(m.l1_coverage, 1.0, EPS);
+
+	decode((struct vec){ .slots = 1000, .enabled = 1000000001, .running = 1000000000 }, 0, &m);
+	assert_true(m.multiplexed);
+	assert_near(m.scale, 1.000000001, 1e-15);
+	assert_near(m.slots, 1000.000001, 1e-9);
+
+	/* Never on the PMU: no scale (enabled / 0), nothing to scale. */
+	decode((struct vec){ .slots = 0, .enabled = 1000000000, .running = 0 }, 1, &m);
+	assert_true(m.never_counted);
+	assert_false(m.multiplexed);
+	assert_near(m.slots, 0, 0);
+	assert_false(m.valid);
+}
+
 /* running == enabled: counted all the time, scale exactly 1. */
 static void test_not_multiplexed(void **state)
 {
@@ -700,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_level1_ignores_l2),
 		cmocka_unit_test(test_level0_software),
 		cmocka_unit_test(test_multiplexed),
+		cmocka_unit_test(test_multiplexed_documented),
 		cmocka_unit_test(test_not_multiplexed),
 		cmocka_unit_test(test_never_counted),
 		cmocka_unit_test(test_counts_sub),

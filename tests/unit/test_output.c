@@ -932,6 +932,187 @@ static void test_table_per_thread(void **state)
 	assert_int_equal(row_pid(t.task_rows[0]), 100);
 }
 
+/* Multiplexing ------------------------------------------------------------------------------ */
+
+/*
+ * Give task @pid (and its cgroup, and the totals) these leader times and
+ * rebuild the report. perf's convention (perf_event_open(2); bpf.h on
+ * bpf_perf_event_read_value): a count that ran only part of the time is
+ * scaled by enabled / running; running 0 means it never counted at all.
+ */
+static void set_times(struct fx *fx, __u32 pid, __u64 enabled, __u64 running)
+{
+	for (size_t i = 0; i < fx->s.nr_tasks; i++) {
+		struct td_counts *c = &fx->s.tasks[i].val.c;
+		struct cgroup_sample *cg;
+
+		if (fx->s.tasks[i].key.id != pid)
+			continue;
+		cg = cgroup_of(&fx->s, fx->s.tasks[i].val.cgroup_id);
+		cg->c.enabled_ns += enabled - c->enabled_ns;
+		cg->c.running_ns += running - c->running_ns;
+		fx->s.totals.all.enabled_ns += enabled - c->enabled_ns;
+		fx->s.totals.all.running_ns += running - c->running_ns;
+		c->enabled_ns = enabled;
+		c->running_ns = running;
+	}
+	report_free(&fx->r);
+	fx_report(fx);
+}
+
+#define FOOTNOTE "* multiplexed: another PMU user shared these counters; counts scaled"
+
+/* The row of @pid in the task table. */
+static const char *task_row(const struct table *t, unsigned int pid)
+{
+	for (int i = 0; i < t->nr_task_rows; i++)
+		if (row_pid(t->task_rows[i]) == pid)
+			return t->task_rows[i];
+	fail_msg("no row for pid %u", pid);
+	return NULL;
+}
+
+/*
+ * The byte of @row under the last letter of the header word @head (shift
+ * 0), or just after it (shift 1): where the mark goes after %SLOTS, which
+ * is one wider than its number, and after CPU_MS.
+ */
+static char at_head_end(const char *head_line, const char *row, const char *head, int shift)
+{
+	const char *h = strstr(head_line, head);
+	size_t at;
+
+	assert_non_null(h);
+	at = h - head_line + strlen(head) - 1 + shift;
+	assert_true(strlen(row) > at);
+	return row[at];
+}
+
+/*
+ * TopDown: mux (enabled 2000, running 1000) is marked after %SLOTS and
+ * nodata, made never counted (enabled 1000, running 0), shows '-' and the
+ * mark instead of 0 slots; the others are not marked; the footnote says so.
+ */
+static void test_table_multiplexed_topdown(void **state)
+{
+	struct fx *fx = *state;
+	static struct table t;
+
+	set_times(fx, 300, 1000, 0);
+	render_table(fx, 10);
+	assert_terminal_safe(fx);
+	split_table(fx, &t);
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 400), "%SLOTS", 0), '*');
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 300), "%SLOTS", 0), '*');
+	assert_non_null(strstr(task_row(&t, 300), "       -     -* "));
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 100), "%SLOTS", 0), ' ');
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 200), "%SLOTS", 0), ' ');
+	/* Still in its column: the ratios are dashes, the 2003 cgroup too. */
+	assert_column_at(t.task_head, task_row(&t, 300), "RETIRING", "-", false);
+	assert_true(last_word_is(t.cgroup_rows[2], "2003]"));
+	assert_int_equal(at_head_end(t.cgroup_head, t.cgroup_rows[2], "%SLOTS", 0), '*');
+	assert_non_null(strstr(fx->out, "[multiplexed: counted "));
+	assert_non_null(strstr(fx->out, FOOTNOTE));
+}
+
+/* --software: the mark takes the space after CPU_MS; SLICES stay in their column. */
+static void test_table_multiplexed_software(void **state)
+{
+	struct fx *fx = *state;
+	static struct table t;
+
+	set_times(fx, 300, 1000, 0);
+	render_table(fx, 10);
+	assert_terminal_safe(fx);
+	split_table(fx, &t);
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 400), "CPU_MS", 1), '*');
+	/* mux: 1 ms raw, 2 ms scaled; 3 slices under SLICES */
+	assert_non_null(strstr(task_row(&t, 400), "    0.2        2.0*       3"));
+	assert_non_null(strstr(task_row(&t, 300), "     -          -*       1"));
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 100), "CPU_MS", 1), ' ');
+	assert_int_equal(at_head_end(t.task_head, task_row(&t, 200), "CPU_MS", 1), ' ');
+	assert_column_at(t.task_head, task_row(&t, 300), "SLICES", "1", false);
+	assert_non_null(strstr(fx->out, FOOTNOTE));
+}
+
+/* Counted all the time: no mark, no header flag, no footnote. */
+static void test_table_not_multiplexed(void **state)
+{
+	struct fx *fx = *state;
+
+	set_times(fx, 400, 1000, 1000);
+	assert_false(fx->r.system.multiplexed);
+	render_table(fx, 10);
+	assert_terminal_safe(fx);
+	assert_null(strchr(fx->out, '*'));
+	assert_null(strstr(fx->out, "multiplexed"));
+}
+
+/*
+ * JSON: the flag with both times, the scale, the scaled count; never
+ * counted is flagged too, with null for what was not counted.
+ */
+static void test_json_multiplexed_times(void **state)
+{
+	struct fx *fx = *state;
+	struct lines *l = &fx->l;
+	json_t *o;
+
+	set_times(fx, 300, 1000, 0);
+	render_json(fx);
+	parse_lines(fx, l);
+	o = find_line(l, "process", "pid", 400);
+	assert_true(json_is_true(get(o, "multiplexed")));
+	assert_int_equal(json_integer_value(get(o, "time_enabled_ns")), 2000);
+	assert_int_equal(json_integer_value(get(o, "time_running_ns")), 1000);
+	assert_near(number(o, "scale"), 2, 0, "scale");
+	o = find_line(l, "process", "pid", 300);
+	assert_true(json_is_true(get(o, "multiplexed")));
+	assert_int_equal(json_integer_value(get(o, "time_enabled_ns")), 1000);
+	assert_int_equal(json_integer_value(get(o, "time_running_ns")), 0);
+	assert_true(json_is_null(get(o, "scale")));
+	assert_true(json_is_null(get(o, "slots")));
+	assert_true(json_is_null(get(o, "slots_pct")));
+	assert_true(json_is_false(get(o, "valid")));
+	o = find_line(l, "cgroup", "cgroup_id", 2003);
+	assert_true(json_is_true(get(o, "multiplexed")));
+	assert_true(json_is_null(get(o, "slots")));
+	o = find_line(l, "process", "pid", 200);
+	assert_true(json_is_false(get(o, "multiplexed")));
+	assert_near(number(o, "scale"), 1, 0, "scale");
+	assert_true(json_is_true(get(l->v[0], "multiplexed")));
+	lines_free(l);
+
+	/* Counted all the time now: no flag, scale 1. */
+	set_times(fx, 400, 1000, 1000);
+	render_json(fx);
+	parse_lines(fx, l);
+	o = find_line(l, "process", "pid", 400);
+	assert_true(json_is_false(get(o, "multiplexed")));
+	assert_near(number(o, "scale"), 1, 0, "scale");
+	lines_free(l);
+}
+
+/* --software has no slots: cpu_ns and cpu_pct are what go null. */
+static void test_json_never_counted_software(void **state)
+{
+	struct fx *fx = *state;
+	struct lines *l = &fx->l;
+	json_t *o;
+
+	set_times(fx, 300, 1000, 0);
+	render_json(fx);
+	parse_lines(fx, l);
+	o = find_line(l, "process", "pid", 300);
+	assert_true(json_is_true(get(o, "multiplexed")));
+	assert_true(json_is_null(get(o, "cpu_ns")));
+	assert_true(json_is_null(get(o, "cpu_pct")));
+	o = find_line(l, "process", "pid", 100);
+	assert_true(json_is_false(get(o, "multiplexed")));
+	assert_true(json_is_number(get(o, "cpu_ns")));
+	lines_free(l);
+}
+
 /* A long cgroup path is the last column: printed whole, made safe, never cut. */
 static void test_table_long_cgroup_path(void **state)
 {
@@ -982,6 +1163,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_software, setup_software, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_per_thread, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_long_cgroup_path, setup_software,
+						fx_free),
+		cmocka_unit_test_setup_teardown(test_table_multiplexed_topdown, setup_l2, fx_free),
+		cmocka_unit_test_setup_teardown(test_table_multiplexed_software, setup_software,
+						fx_free),
+		cmocka_unit_test_setup_teardown(test_table_not_multiplexed, setup_l1, fx_free),
+		cmocka_unit_test_setup_teardown(test_json_multiplexed_times, setup_l2, fx_free),
+		cmocka_unit_test_setup_teardown(test_json_never_counted_software, setup_software,
 						fx_free),
 	};
 
