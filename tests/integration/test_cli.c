@@ -337,8 +337,8 @@ static void test_reader_goes_away(void **state)
  * cleanly (summary, exit 0). A SIGPIPE sent with kill(1) is ignored:
  * tdtrace ignores SIGPIPE so that a closed stdout shows up as EPIPE (that
  * real case is test_reader_goes_away), so it keeps counting until SIGINT.
- * SIGKILL, and SIGABRT and SIGSEGV as a crash would raise them, end it
- * outright: the kernel must then release everything with its fds.
+ * SIGHUP, SIGKILL, and SIGABRT and SIGSEGV as a crash would raise them,
+ * end it outright: the kernel must then release everything with its fds.
  *
  * Counters closed: the perf events are held by tdtrace's own fds, which go
  * with the process (reaped here), and by its td_counter_* perf event
@@ -359,6 +359,7 @@ static const struct stop_case stop_cases[] = {
 	{ SIGINT, .code = 0 },
 	{ SIGTERM, .code = 0 },
 	{ SIGPIPE, .ignored = true, .code = 0 },
+	{ SIGHUP, .code = 128 + SIGHUP }, /* the terminal went away: not handled, default */
 	{ SIGKILL, .code = 128 + SIGKILL },
 	{ SIGABRT, .code = 128 + SIGABRT },
 	{ SIGSEGV, .code = 128 + SIGSEGV },
