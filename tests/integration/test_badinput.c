@@ -68,21 +68,20 @@ struct bad_input {
 #define BIG "18446744073709551616" /* 2^64 */
 
 /* Bad values that every numeric option refuses; @good is a valid value. */
-#define BAD_NUMBERS(opt, name, good)                                                               \
-	{ { opt, "" }, .code = 2, .says = name }, { { opt, "-1" }, .code = 2, .says = name },      \
-		{ { opt, "many" }, .code = 2, .says = name },                                      \
-		{ { opt, good "x" }, .code = 2, .says = name },                                    \
-		{ { opt, " " good }, .code = 2, .says = name },                                    \
-		{ { opt, "0x" good }, .code = 2, .says = name },                                   \
-	{                                                                                          \
-		{ opt, BIG }, .code = 2, .says = name                                              \
-	}
+/* clang-format off */
+#define BAD_NUMBERS(opt, name, good)					\
+	{ { opt, "" }, .code = 2, .says = name },			\
+	{ { opt, "-1" }, .code = 2, .says = name },			\
+	{ { opt, "many" }, .code = 2, .says = name },			\
+	{ { opt, good "x" }, .code = 2, .says = name },			\
+	{ { opt, " " good }, .code = 2, .says = name },			\
+	{ { opt, "0x" good }, .code = 2, .says = name },		\
+	{ { opt, BIG }, .code = 2, .says = name }
 
 /* An option that takes one value, given twice. */
-#define TWICE(opt, name, good)                                                                     \
-	{                                                                                          \
-		{ opt, good, opt, good }, .code = 2, .says = name " given twice"                   \
-	}
+#define TWICE(opt, name, good)							\
+	{ { opt, good, opt, good }, .code = 2, .says = name " given twice" }
+/* clang-format on */
 
 #define PER_CPU_LINES                                                                              \
 	"one 'leaving out CPU N' line per CPU comes before the error when no CPU "                 \
@@ -182,7 +181,10 @@ static const struct bad_input rows[] = {
 	  .says = "failed to load BPF program",
 	  .flags = KEEP },
 
-	/* BTF */
+	/*
+	 * BTF. (build/tdtrace.bpf.o as --btf is no fault: its BTF holds the
+	 * vmlinux.h types, so CO-RE resolves against it and tdtrace runs.)
+	 */
 	{ { "--software", "--btf", "/nonexistent/vmlinux", "-d", "1" },
 	  .code = 1,
 	  .says = "no kernel BTF at /nonexistent/vmlinux" },
