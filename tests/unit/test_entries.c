@@ -1,0 +1,1240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for user/entries.h: sets of (task, cgroup) entries as read
+ * from the BPF map, their differences and sums, the conservation check,
+ * eviction of exited entries, folding, and the rows report.c reads.
+ *
+ * Fixtures use counts(slots, slices): role i is slots * (i + 1), enabled
+ * 10 * slots, running 5 * slots. Differences and sums of such counts are
+ * again of that form, so every expected value below is worked out by hand
+ * from the slots and slices alone, and a role or field mixed up shows.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entries.h"
+
+#define CG_A 100
+#define CG_B 200
+#define CG_C 300
+
+static struct td_counts counts(__u64 slots, __u64 slices)
+{
+	struct td_counts c;
+
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+		c.count[i] = slots * (i + 1);
+	c.enabled_ns = 10 * slots;
+	c.running_ns = 5 * slots;
+	c.slices = slices;
+	return c;
+}
+
+static struct entry ent(__u32 id, __u64 start_ns, __u64 cgroup_id, __u64 slots, __u64 slices)
+{
+	struct entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.key.id = id;
+	e.key.start_ns = start_ns;
+	e.key.cgroup_id = cgroup_id;
+	e.c = counts(slots, slices);
+	e.tgid = id;
+	snprintf(e.comm, sizeof(e.comm), "t%u", id);
+	return e;
+}
+
+static struct entry exited(struct entry e)
+{
+	e.flags |= TD_TASK_EXITED;
+	return e;
+}
+
+static struct entry named(struct entry e, const char *comm)
+{
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	return e;
+}
+
+static void push(struct entry_set *s, struct entry e)
+{
+	assert_int_equal(entries_reserve(s, s->nr + 1), 0);
+	s->v[s->nr++] = e;
+}
+
+static void assert_counts_are(const struct td_counts *c, __u64 slots, __u64 slices)
+{
+	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+		if (c->count[i] != slots * (i + 1))
+			fail_msg("count[%d] is %llu, expected %llu * %d", i,
+				 (unsigned long long)c->count[i], (unsigned long long)slots, i + 1);
+	assert_int_equal(c->enabled_ns, 10 * slots);
+	assert_int_equal(c->running_ns, 5 * slots);
+	assert_int_equal(c->slices, slices);
+}
+
+static void assert_key(const struct entry *e, __u32 id, __u64 start_ns, __u64 cgroup_id)
+{
+	if (e->key.id != id || e->key.start_ns != start_ns || e->key.cgroup_id != cgroup_id)
+		fail_msg("key (%u, %llu, %llu), expected (%u, %llu, %llu)", e->key.id,
+			 (unsigned long long)e->key.start_ns, (unsigned long long)e->key.cgroup_id,
+			 id, (unsigned long long)start_ns, (unsigned long long)cgroup_id);
+}
+
+static void assert_entry(const struct entry *e, __u32 id, __u64 start_ns, __u64 cgroup_id,
+			 __u64 slots, __u64 slices)
+{
+	assert_key(e, id, start_ns, cgroup_id);
+	assert_counts_are(&e->c, slots, slices);
+}
+
+static void assert_sorted(const struct entry_set *s)
+{
+	for (size_t i = 1; i < s->nr; i++)
+		if (td_key_cmp(&s->v[i - 1].key, &s->v[i].key) >= 0)
+			fail_msg("entries %zu and %zu are out of order", i - 1, i);
+}
+
+/* Every field of the totals distinct and large enough to subtract from. */
+static void fill_totals(struct td_cpu_totals *t, __u64 base)
+{
+	__u64 *p = (__u64 *)t;
+
+	for (size_t i = 0; i < sizeof(*t) / sizeof(__u64); i++)
+		p[i] = base * (i + 1);
+}
+
+/* ------------------------------------------------------------ td_key_cmp */
+
+static void test_key_cmp(void **state)
+{
+	struct td_key a = { .id = 5, .start_ns = 100, .cgroup_id = 7 }, b = a;
+
+	(void)state;
+	assert_int_equal(td_key_cmp(&a, &b), 0);
+
+	/* cgroup_id last. */
+	b.cgroup_id = 8;
+	assert_true(td_key_cmp(&a, &b) < 0);
+	assert_true(td_key_cmp(&b, &a) > 0);
+
+	/* start_ns before cgroup_id: a later start wins over a smaller cgroup. */
+	b.start_ns = 101;
+	b.cgroup_id = 0;
+	assert_true(td_key_cmp(&a, &b) < 0);
+	assert_true(td_key_cmp(&b, &a) > 0);
+
+	/* id first: a smaller id is smaller whatever its start and cgroup. */
+	b = (struct td_key){ .id = 4, .start_ns = ~0ULL, .cgroup_id = ~0ULL };
+	assert_true(td_key_cmp(&b, &a) < 0);
+	assert_true(td_key_cmp(&a, &b) > 0);
+
+	/* Extremes: no overflow from subtracting. */
+	a = (struct td_key){ .id = 0xffffffff };
+	b = (struct td_key){ .id = 0 };
+	assert_true(td_key_cmp(&a, &b) > 0);
+	assert_true(td_key_cmp(&b, &a) < 0);
+	a = (struct td_key){ .id = 1, .start_ns = ~0ULL };
+	b = (struct td_key){ .id = 1, .start_ns = 0 };
+	assert_true(td_key_cmp(&a, &b) > 0);
+	a = (struct td_key){ .id = 1, .start_ns = 2, .cgroup_id = 1ULL << 63 };
+	b = (struct td_key){ .id = 1, .start_ns = 2, .cgroup_id = 1 };
+	assert_true(td_key_cmp(&a, &b) > 0);
+	assert_true(td_key_cmp(&b, &a) < 0);
+
+	/* The padding does not take part. */
+	a = (struct td_key){ .id = 3, .pad = 1, .start_ns = 9, .cgroup_id = 4 };
+	b = (struct td_key){ .id = 3, .pad = 2, .start_ns = 9, .cgroup_id = 4 };
+	assert_int_equal(td_key_cmp(&a, &b), 0);
+}
+
+/* entries_sort orders by td_key_cmp; reserve keeps contents; free empties. */
+static void test_sort_reserve_free(void **state)
+{
+	static const struct td_key order[] = {
+		{ .id = 0, .start_ns = 0, .cgroup_id = 0 },
+		{ .id = 1, .start_ns = 5, .cgroup_id = CG_B },
+		{ .id = 1, .start_ns = 9, .cgroup_id = CG_A },
+		{ .id = 1, .start_ns = 9, .cgroup_id = CG_B },
+		{ .id = 2, .start_ns = 0, .cgroup_id = CG_C },
+		{ .id = 0xffffffff, .start_ns = 0, .cgroup_id = CG_A },
+	};
+	struct entry_set s = { 0 };
+	struct entry *v;
+
+	(void)state;
+	/* Scrambled; each entry's slots is its place in order[], so values travel along. */
+	push(&s, ent(1, 9, CG_B, 3, 1));
+	push(&s, ent(0xffffffff, 0, CG_A, 5, 1));
+	push(&s, ent(0, 0, 0, 0, 1));
+	push(&s, ent(2, 0, CG_C, 4, 1));
+	push(&s, ent(1, 9, CG_A, 2, 1));
+	push(&s, ent(1, 5, CG_B, 1, 1));
+	entries_sort(&s);
+	assert_int_equal(s.nr, 6);
+	for (size_t i = 0; i < s.nr; i++) {
+		assert_entry(&s.v[i], order[i].id, order[i].start_ns, order[i].cgroup_id, i, 1);
+	}
+
+	/* Asking for less keeps the buffer; asking for more keeps what is there. */
+	v = s.v;
+	assert_int_equal(entries_reserve(&s, 2), 0);
+	assert_ptr_equal(s.v, v);
+	assert_int_equal(entries_reserve(&s, 5000), 0);
+	assert_true(s.cap >= 5000);
+	assert_int_equal(s.nr, 6);
+	assert_key(&s.v[5], 0xffffffff, 0, CG_A);
+	s.v[4999] = ent(9, 9, 9, 9, 9); /* the whole capacity is usable (valgrind checks) */
+
+	entries_free(&s);
+	assert_null(s.v);
+	assert_int_equal(s.nr + s.cap, 0);
+	/* Sorting and freeing an empty set are fine, twice too. */
+	entries_sort(&s);
+	entries_free(&s);
+	entries_free(&s);
+}
+
+/* ---------------------------------------------------------- entries_diff */
+
+static void test_diff_merge_join(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+
+	(void)state;
+	/* prev: 5 (gone by cur), 10, 20 (unchanged), 30 */
+	push(&prev, ent(5, 50, CG_A, 100, 3));
+	push(&prev, ent(10, 100, CG_A, 100, 4));
+	push(&prev, ent(20, 200, CG_A, 100, 7));
+	push(&prev, ent(30, 300, CG_A, 100, 1));
+	/* cur: 10 (+50 slots, +2 slices), 15 (new), 20 (same), 30 (+7, +1), 40 (new, last) */
+	push(&cur, named(ent(10, 100, CG_A, 150, 6), "renamed"));
+	push(&cur, ent(15, 150, CG_B, 500, 2));
+	push(&cur, ent(20, 200, CG_A, 100, 7));
+	push(&cur, exited(ent(30, 300, CG_A, 107, 2)));
+	push(&cur, ent(40, 400, CG_C, 0, 9));
+	cur.v[0].tgid = 11;
+
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 4);
+
+	assert_entry(&d.v[0], 10, 100, CG_A, 50, 2);
+	/* Everything but the counts comes from cur. */
+	assert_string_equal(d.v[0].comm, "renamed");
+	assert_int_equal(d.v[0].tgid, 11);
+
+	/* New in cur: counted from zero. */
+	assert_entry(&d.v[1], 15, 150, CG_B, 500, 2);
+
+	/* 20 had no new slice: left out. 30 had one, and exited. */
+	assert_entry(&d.v[2], 30, 300, CG_A, 7, 1);
+	assert_int_equal(d.v[2].flags, TD_TASK_EXITED);
+
+	/* New, after the end of prev; zero counts but slices: still charged. */
+	assert_entry(&d.v[3], 40, 400, CG_C, 0, 9);
+
+	/* The inputs are left alone. */
+	assert_int_equal(prev.nr, 4);
+	assert_counts_are(&prev.v[1].c, 100, 4);
+	assert_counts_are(&cur.v[0].c, 150, 6);
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* Unchanged means every field: one field moving is enough to be charged. */
+static void test_diff_any_field_counts(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+
+	(void)state;
+	for (__u32 id = 1; id <= 5; id++) {
+		push(&prev, ent(id, 1, CG_A, 10, 10));
+		push(&cur, ent(id, 1, CG_A, 10, 10));
+	}
+	cur.v[0].c.slices++;			   /* 1: a slice of zero length */
+	cur.v[1].c.count[TD_MEM_BOUND] += 3;	   /* 2: the last role alone */
+	cur.v[2].c.running_ns += 4;		   /* 3: running time alone */
+	cur.v[3].flags = TD_TASK_EXITED;	   /* 4: a flag is not a charge */
+	snprintf(cur.v[4].comm, TD_COMM_LEN, "x"); /* 5: nor is a name */
+
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 3);
+	assert_entry(&d.v[0], 1, 1, CG_A, 0, 1);
+	assert_key(&d.v[1], 2, 1, CG_A);
+	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+		assert_int_equal(d.v[1].c.count[i], i == TD_MEM_BOUND ? 3 : 0);
+	assert_int_equal(d.v[1].c.slices, 0);
+	assert_key(&d.v[2], 3, 1, CG_A);
+	assert_int_equal(d.v[2].c.running_ns, 4);
+	assert_int_equal(d.v[2].c.enabled_ns, 0);
+	assert_int_equal(d.v[2].c.count[TD_SLOTS], 0);
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* A reused PID is another process: keys differ by start_ns. */
+static void test_diff_pid_reuse(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+
+	(void)state;
+	push(&prev, exited(ent(42, 1000, CG_A, 900, 90)));
+	/* The old process is still in the map; a new one got pid 42. */
+	push(&cur, exited(ent(42, 1000, CG_A, 900, 90)));
+	push(&cur, named(ent(42, 5000, CG_A, 30, 3), "new"));
+
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 1);
+	assert_key(&d.v[0], 42, 5000, CG_A);
+	/* From zero, not 30 - 900 (which would saturate to 0) nor from the old one. */
+	assert_counts_are(&d.v[0].c, 30, 3);
+	assert_int_equal(d.v[0].flags, 0);
+	assert_string_equal(d.v[0].comm, "new");
+
+	/* The later one only in prev, an earlier one new in cur: each from its own base. */
+	entries_free(&prev);
+	entries_free(&cur);
+	push(&prev, ent(42, 5000, CG_A, 30, 3));
+	push(&cur, ent(42, 1000, CG_A, 7, 1));
+	push(&cur, ent(42, 5000, CG_A, 35, 4));
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 2);
+	assert_entry(&d.v[0], 42, 1000, CG_A, 7, 1);
+	assert_entry(&d.v[1], 42, 5000, CG_A, 5, 1);
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* A task in two cgroups is two entries, each differenced on its own. */
+static void test_diff_task_in_two_cgroups(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+
+	(void)state;
+	push(&prev, ent(7, 70, CG_A, 100, 10));
+	/* Moved to B: A unchanged, B new. */
+	push(&cur, ent(7, 70, CG_A, 100, 10));
+	push(&cur, ent(7, 70, CG_B, 30, 2));
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 1);
+	assert_entry(&d.v[0], 7, 70, CG_B, 30, 2);
+
+	/* Moved back and forth: both charged, in cgroup order. */
+	entries_free(&prev);
+	entries_free(&cur);
+	push(&prev, ent(7, 70, CG_A, 100, 10));
+	push(&prev, ent(7, 70, CG_B, 30, 2));
+	push(&cur, ent(7, 70, CG_A, 160, 13));
+	push(&cur, ent(7, 70, CG_B, 31, 3));
+	push(&cur, ent(7, 70, CG_C, 4, 1));
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 3);
+	assert_entry(&d.v[0], 7, 70, CG_A, 60, 3);
+	assert_entry(&d.v[1], 7, 70, CG_B, 1, 1);
+	assert_entry(&d.v[2], 7, 70, CG_C, 4, 1);
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* The difference of two sorted sets is sorted, whatever the interleaving. */
+static void test_diff_result_sorted(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+	unsigned int seed = 1;
+	size_t in_prev = 0;
+
+	(void)state;
+	/*
+	 * 40 ids x 3 starts x 2 cgroups, added backwards and sorted after;
+	 * each is in cur (20 slots, 2 slices), and in prev (10, 1) about
+	 * half of the time.
+	 */
+	for (__u32 id = 40; id-- > 0;) {
+		for (__u64 start = 3; start-- > 0;) {
+			for (__u64 cg = 2; cg-- > 0;) {
+				if (rand_r(&seed) % 2) {
+					push(&prev, ent(id, start, cg, 10, 1));
+					in_prev++;
+				}
+				push(&cur, ent(id, start, cg, 20, 2));
+			}
+		}
+	}
+	assert_true(in_prev > 0 && in_prev < 240);
+	entries_sort(&prev);
+	entries_sort(&cur);
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	/* Every entry had new slices, so all are there. */
+	assert_int_equal(d.nr, 240);
+	assert_sorted(&d);
+	/* In prev: 20 - 10 slots, 2 - 1 slices; not in prev: from zero. */
+	{
+		size_t from_zero = 0, halved = 0;
+
+		for (size_t i = 0; i < d.nr; i++) {
+			if (d.v[i].c.count[TD_SLOTS] == 20) {
+				assert_counts_are(&d.v[i].c, 20, 2);
+				from_zero++;
+			} else {
+				assert_counts_are(&d.v[i].c, 10, 1);
+				halved++;
+			}
+		}
+		assert_int_equal(halved, in_prev);
+		assert_int_equal(from_zero, 240 - in_prev);
+	}
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* A delta from an earlier interval is overwritten in place, not appended to. */
+static void test_diff_reuses_delta(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+	struct entry *buf;
+
+	(void)state;
+	push(&cur, ent(1, 1, CG_A, 10, 1));
+	push(&cur, ent(2, 2, CG_A, 10, 1));
+	push(&cur, ent(3, 3, CG_B, 10, 1));
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 3);
+	buf = d.v;
+
+	/* Next interval: only 2 ran (+5). Same buffer, one entry. */
+	push(&prev, ent(1, 1, CG_A, 10, 1));
+	push(&prev, ent(2, 2, CG_A, 10, 1));
+	push(&prev, ent(3, 3, CG_B, 10, 1));
+	cur.v[1].c = counts(15, 2);
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_ptr_equal(d.v, buf);
+	assert_int_equal(d.nr, 1);
+	assert_entry(&d.v[0], 2, 2, CG_A, 5, 1);
+
+	/* Then nothing ran at all. */
+	cur.v[1].c = counts(10, 1);
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 0);
+	assert_ptr_equal(d.v, buf);
+
+	entries_free(&prev);
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+static void test_diff_empty(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+
+	(void)state;
+	/* Both empty, NULL buffers. */
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 0);
+
+	/* Empty prev: everything in cur counts from zero, totals too. */
+	push(&cur, ent(3, 3, CG_A, 100, 2));
+	cur.totals.all.count[TD_SLOTS] = 77;
+	cur.totals.task_drops = 4;
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	assert_int_equal(d.nr, 1);
+	assert_counts_are(&d.v[0].c, 100, 2);
+	assert_int_equal(d.totals.all.count[TD_SLOTS], 77);
+	assert_int_equal(d.totals.task_drops, 4);
+
+	/* Empty cur: nothing, whatever prev held (its entries left the map). */
+	assert_int_equal(entries_diff(&cur, &prev, &d), 0);
+	assert_int_equal(d.nr, 0);
+
+	entries_free(&cur);
+	entries_free(&d);
+}
+
+/* The totals of a difference are cur - prev, every field of them. */
+static void test_diff_totals(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
+	const __u64 *pd = (const __u64 *)&d.totals;
+
+	(void)state;
+	fill_totals(&prev.totals, 100);
+	fill_totals(&cur.totals, 350);
+	memset(&d.totals, 0xa5, sizeof(d.totals));
+	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
+	/* Field i: 350 (i + 1) - 100 (i + 1) = 250 (i + 1). */
+	for (size_t i = 0; i < sizeof(d.totals) / sizeof(__u64); i++)
+		if (pd[i] != 250 * (i + 1))
+			fail_msg("totals field %zu is %llu, expected %zu", i,
+				 (unsigned long long)pd[i], 250 * (i + 1));
+	assert_int_equal(d.totals.all.count[TD_SLOTS], 250);
+	assert_int_equal(d.nr, 0);
+	entries_free(&d);
+}
+
+/* ----------------------------------------------------------- entries_add */
+
+static void test_add_running_sum(void **state)
+{
+	struct entry_set acc = { 0 }, d1 = { 0 }, d2 = { 0 }, d3 = { 0 };
+
+	(void)state;
+	/* Interval 1: 10 in A, 20 in A. */
+	push(&d1, ent(10, 1, CG_A, 10, 1));
+	push(&d1, named(ent(20, 2, CG_A, 5, 2), "old"));
+	d1.totals.all.slices = 3;
+	d1.totals.task_drops = 1;
+	/* Interval 2: 20 again, exec'd and exited; 15 new (sorts between); 10 did not run. */
+	push(&d2, ent(15, 1, CG_B, 7, 1));
+	push(&d2, exited(named(ent(20, 2, CG_A, 3, 1), "new")));
+	d2.totals.all.slices = 2;
+	d2.totals.task_drops = 5;
+	/* Interval 3: 10 again, and a new first and last key. */
+	push(&d3, ent(1, 9, CG_C, 2, 1));
+	push(&d3, ent(10, 1, CG_A, 1, 1));
+	push(&d3, ent(10, 1, CG_B, 4, 1)); /* 10 moved: a second entry */
+	push(&d3, ent(99, 9, CG_A, 6, 2));
+	d3.totals.all.slices = 5;
+
+	assert_int_equal(entries_add(&acc, &d1), 0);
+	assert_int_equal(acc.nr, 2);
+	assert_counts_are(&acc.v[0].c, 10, 1);
+	assert_int_equal(entries_add(&acc, &d2), 0);
+	assert_int_equal(entries_add(&acc, &d3), 0);
+
+	assert_int_equal(acc.nr, 6);
+	assert_sorted(&acc);
+	assert_entry(&acc.v[0], 1, 9, CG_C, 2, 1);
+	assert_entry(&acc.v[1], 10, 1, CG_A, 10 + 1, 1 + 1);
+	assert_entry(&acc.v[2], 10, 1, CG_B, 4, 1);
+	assert_entry(&acc.v[3], 15, 1, CG_B, 7, 1);
+	assert_entry(&acc.v[4], 20, 2, CG_A, 5 + 3, 2 + 1);
+	/* Name and flags from the newer delta. */
+	assert_string_equal(acc.v[4].comm, "new");
+	assert_int_equal(acc.v[4].flags, TD_TASK_EXITED);
+	assert_entry(&acc.v[5], 99, 9, CG_A, 6, 2);
+
+	/* Totals: 3 + 2 + 5 slices, 1 + 5 + 0 drops; the rest stayed zero. */
+	assert_int_equal(acc.totals.all.slices, 10);
+	assert_int_equal(acc.totals.task_drops, 6);
+	assert_int_equal(acc.totals.all.count[TD_SLOTS], 0);
+	assert_true(acc.cap >= acc.nr);
+
+	/* The deltas are left alone. */
+	assert_int_equal(d2.nr, 2);
+	assert_counts_are(&d2.v[1].c, 3, 1);
+
+	/* Adding an empty delta changes nothing. */
+	entries_free(&d1);
+	assert_int_equal(entries_add(&acc, &d1), 0);
+	assert_int_equal(acc.nr, 6);
+	assert_counts_are(&acc.v[4].c, 8, 3);
+	assert_int_equal(acc.totals.all.slices, 10);
+
+	entries_free(&acc);
+	entries_free(&d2);
+	entries_free(&d3);
+}
+
+/* Every field of the totals is summed. */
+static void test_add_totals(void **state)
+{
+	struct entry_set acc = { 0 }, d = { 0 };
+	const __u64 *pa = (const __u64 *)&acc.totals;
+
+	(void)state;
+	fill_totals(&acc.totals, 3);
+	fill_totals(&d.totals, 1000);
+	assert_int_equal(entries_add(&acc, &d), 0);
+	assert_int_equal(entries_add(&acc, &d), 0);
+	/* Field i: 3 (i + 1) + 2 x 1000 (i + 1). */
+	for (size_t i = 0; i < sizeof(acc.totals) / sizeof(__u64); i++)
+		if (pa[i] != 2003 * (i + 1))
+			fail_msg("totals field %zu is %llu, expected %zu", i,
+				 (unsigned long long)pa[i], 2003 * (i + 1));
+	entries_free(&acc);
+}
+
+/* ----------------------------------------------------- entries_conserved */
+
+/*
+ * Entries of 10, 20 and 30 slots (1 + 2 + 3 slices), overflow 5 (1),
+ * untraced 7 (2): all is 72 slots and 9 slices.
+ */
+static void balanced(struct entry_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	push(s, ent(1, 1, CG_A, 10, 1));
+	push(s, ent(2, 2, CG_A, 20, 2));
+	push(s, ent(3, 3, CG_B, 30, 3));
+	s->totals.task_overflow = counts(5, 1);
+	s->totals.untraced = counts(7, 2);
+	s->totals.all = counts(72, 9);
+	/* cgroup_overflow mirrors task_overflow and is not added a second time. */
+	s->totals.cgroup_overflow = counts(5, 1);
+}
+
+static void test_conserved(void **state)
+{
+	struct entry_set s;
+
+	(void)state;
+	balanced(&s);
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	assert_true(entries_conserved(&s, 1, false));
+	/* More roles than there are: the rest are not read past the array. */
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS + 3, true));
+
+	/* One role off by one, each way, on either side of the sum. */
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		for (int way = 0; way < 4; way++) {
+			__u64 *p = way < 2 ? &s.totals.all.count[i] : &s.v[1].c.count[i];
+
+			*p += way % 2 ? 1 : -1;
+			if (entries_conserved(&s, TD_MAX_COUNTERS, true))
+				fail_msg("role %d off by one (case %d) passes", i, way);
+			/* Roles past nr_counters are not counted, those before are. */
+			assert_int_equal(entries_conserved(&s, i, true), true);
+			assert_int_equal(entries_conserved(&s, i + 1, true), false);
+			*p -= way % 2 ? 1 : -1;
+		}
+	}
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+
+	/* Slices count with or without times, with one role or all. */
+	s.totals.all.slices++;
+	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	assert_false(entries_conserved(&s, 1, false));
+	s.totals.all.slices -= 2;
+	assert_false(entries_conserved(&s, 1, false));
+	s.totals.all.slices++;
+
+	/* Times only when asked for (software counters keep none per entry). */
+	s.v[0].c.enabled_ns++;
+	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, false));
+	s.v[0].c.enabled_ns--;
+	s.totals.untraced.running_ns--;
+	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, false));
+	s.totals.untraced.running_ns++;
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+
+	/* Overflow and untraced both take part; cgroup_overflow does not. */
+	s.totals.task_overflow.count[TD_SLOTS]++;
+	assert_false(entries_conserved(&s, 1, false));
+	s.totals.task_overflow.count[TD_SLOTS]--;
+	s.totals.untraced.slices++;
+	assert_false(entries_conserved(&s, 1, false));
+	s.totals.untraced.slices--;
+	s.totals.cgroup_overflow = counts(999, 99);
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+
+	/* An entry missing is counts missing. */
+	s.nr--;
+	assert_false(entries_conserved(&s, 1, false));
+	entries_free(&s);
+
+	/* Nothing at all adds up. */
+	memset(&s, 0, sizeof(s));
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+}
+
+/* A difference and a sum of conserved reads are conserved; a lost entry is seen. */
+static void test_conserved_diff_and_sum(void **state)
+{
+	struct entry_set r1 = { 0 }, r2 = { 0 }, d = { 0 }, acc = { 0 };
+
+	(void)state;
+	/* Read 1: 10 + 20 in entries, untraced 4: all 34 slots, 1 + 2 + 1 = 4 slices. */
+	push(&r1, ent(1, 1, CG_A, 10, 1));
+	push(&r1, ent(2, 2, CG_A, 20, 2));
+	r1.totals.untraced = counts(4, 1);
+	r1.totals.all = counts(34, 4);
+	/* Read 2: 1 ran +5, 3 is new with 8, overflow 2: all 34 + 5 + 8 + 2 = 49, 4 + 1 + 1 + 1
+	 * = 7. */
+	push(&r2, ent(1, 1, CG_A, 15, 2));
+	push(&r2, ent(2, 2, CG_A, 20, 2));
+	push(&r2, ent(3, 3, CG_B, 8, 1));
+	r2.totals.untraced = counts(4, 1);
+	r2.totals.task_overflow = counts(2, 1);
+	r2.totals.all = counts(49, 7);
+	assert_true(entries_conserved(&r1, TD_MAX_COUNTERS, true));
+	assert_true(entries_conserved(&r2, TD_MAX_COUNTERS, true));
+
+	assert_int_equal(entries_add(&acc, &r1), 0); /* the first delta is read 1 itself */
+	assert_int_equal(entries_diff(&r1, &r2, &d), 0);
+	assert_int_equal(d.nr, 2); /* 2 did not run */
+	assert_true(entries_conserved(&d, TD_MAX_COUNTERS, true));
+	assert_int_equal(entries_add(&acc, &d), 0);
+	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	assert_counts_are(&acc.totals.all, 49, 7);
+
+	/* An entry the difference lost shows. */
+	d.nr--;
+	assert_false(entries_conserved(&d, 1, false));
+
+	entries_free(&r1);
+	entries_free(&r2);
+	entries_free(&d);
+	entries_free(&acc);
+}
+
+/* -------------------------------------------------- entries_quiet_exited */
+
+static void test_quiet_exited(void **state)
+{
+	struct entry_set prev = { 0 }, cur = { 0 };
+	struct td_key keys[16];
+	size_t n;
+
+	(void)state;
+	/* 1: exited in both, not charged since: goes. */
+	push(&prev, exited(ent(1, 1, CG_A, 10, 1)));
+	push(&cur, exited(ent(1, 1, CG_A, 10, 1)));
+	/* 2: exited only now: its final slices may still come. */
+	push(&prev, ent(2, 2, CG_A, 10, 1));
+	push(&cur, exited(ent(2, 2, CG_A, 11, 2)));
+	/* 3: exited in both but charged since (a last thread's final switch). */
+	push(&prev, exited(ent(3, 3, CG_A, 10, 1)));
+	push(&cur, exited(ent(3, 3, CG_A, 10, 2)));
+	/* 4: exited in prev, not flagged in cur (cannot happen, but then it stays). */
+	push(&prev, exited(ent(4, 4, CG_A, 10, 1)));
+	push(&cur, ent(4, 4, CG_A, 10, 1));
+	/* 5: live and idle in both: stays. */
+	push(&prev, ent(5, 5, CG_A, 10, 1));
+	push(&cur, ent(5, 5, CG_A, 10, 1));
+	/* 6: new in cur, exited already. */
+	push(&cur, exited(ent(6, 6, CG_A, 10, 1)));
+	/* 7: exited in both, only running_ns moved: charged. */
+	push(&prev, exited(ent(7, 7, CG_A, 10, 1)));
+	push(&cur, exited(ent(7, 7, CG_A, 10, 1)));
+	cur.v[cur.nr - 1].c.running_ns++;
+	/* 8: PID reuse: the old one quiet, the new one just exited. */
+	push(&prev, exited(ent(8, 80, CG_A, 10, 1)));
+	push(&cur, exited(ent(8, 80, CG_A, 10, 1)));
+	push(&cur, exited(ent(8, 90, CG_A, 10, 1)));
+	/* 9: one task in two cgroups, exited and quiet in both. */
+	push(&prev, exited(ent(9, 9, CG_A, 10, 1)));
+	push(&prev, exited(ent(9, 9, CG_B, 20, 1)));
+	push(&cur, exited(ent(9, 9, CG_A, 10, 1)));
+	push(&cur, exited(ent(9, 9, CG_B, 20, 1)));
+	/* 10: quiet in prev's other cgroup only; cur's is another key. */
+	push(&prev, exited(ent(10, 10, CG_A, 10, 1)));
+	push(&cur, exited(ent(10, 10, CG_B, 10, 1)));
+	/* 11: gone from cur already: nothing to evict. */
+	push(&prev, exited(ent(11, 11, CG_A, 10, 1)));
+	/*
+	 * 12: flagged since prev with the same counts: its final switch was
+	 * charged to the half being written, which this read does not hold yet.
+	 */
+	push(&prev, ent(12, 12, CG_A, 10, 1));
+	push(&cur, exited(ent(12, 12, CG_A, 10, 1)));
+
+	memset(keys, 0xa5, sizeof(keys));
+	n = entries_quiet_exited(&prev, &cur, keys);
+	assert_int_equal(n, 4);
+	assert_true(td_key_cmp(&keys[0],
+			       &(struct td_key){ .id = 1, .start_ns = 1, .cgroup_id = CG_A }) == 0);
+	assert_true(td_key_cmp(&keys[1],
+			       &(struct td_key){ .id = 8, .start_ns = 80, .cgroup_id = CG_A }) ==
+		    0);
+	assert_true(td_key_cmp(&keys[2],
+			       &(struct td_key){ .id = 9, .start_ns = 9, .cgroup_id = CG_A }) == 0);
+	assert_true(td_key_cmp(&keys[3],
+			       &(struct td_key){ .id = 9, .start_ns = 9, .cgroup_id = CG_B }) == 0);
+
+	/* Nothing was in prev: nothing goes. */
+	{
+		struct entry_set none = { 0 };
+
+		assert_int_equal(entries_quiet_exited(&none, &cur, keys), 0);
+		assert_int_equal(entries_quiet_exited(&prev, &none, keys), 0);
+	}
+	entries_free(&prev);
+	entries_free(&cur);
+}
+
+/* -------------------------------------------------------- entries_remove */
+
+static void test_remove(void **state)
+{
+	struct entry_set s = { 0 };
+	const struct td_key gone[] = {
+		{ .id = 1, .start_ns = 1, .cgroup_id = CG_A }, /* the first */
+		{ .id = 2, .start_ns = 5, .cgroup_id = CG_A }, /* not there */
+		{ .id = 3, .start_ns = 3, .cgroup_id = CG_B }, /* one of two cgroups */
+		{ .id = 6, .start_ns = 6, .cgroup_id = CG_A }, /* the last */
+		{ .id = 9, .start_ns = 9, .cgroup_id = CG_A }, /* past the end */
+	};
+
+	(void)state;
+	push(&s, ent(1, 1, CG_A, 1, 1));
+	push(&s, ent(2, 2, CG_A, 2, 1));
+	push(&s, ent(3, 3, CG_A, 3, 1));
+	push(&s, ent(3, 3, CG_B, 4, 1));
+	push(&s, ent(4, 4, CG_A, 5, 1));
+	push(&s, ent(6, 6, CG_A, 6, 1));
+
+	entries_remove(&s, gone, 0);
+	assert_int_equal(s.nr, 6);
+	entries_remove(&s, gone, sizeof(gone) / sizeof(gone[0]));
+	assert_int_equal(s.nr, 3);
+	assert_entry(&s.v[0], 2, 2, CG_A, 2, 1);
+	assert_entry(&s.v[1], 3, 3, CG_A, 3, 1);
+	assert_entry(&s.v[2], 4, 4, CG_A, 5, 1);
+
+	/* All of them. */
+	{
+		const struct td_key all[] = { s.v[0].key, s.v[1].key, s.v[2].key };
+
+		entries_remove(&s, all, 3);
+		assert_int_equal(s.nr, 0);
+		entries_remove(&s, all, 3); /* from an empty set */
+		assert_int_equal(s.nr, 0);
+	}
+	entries_free(&s);
+}
+
+/* --------------------------------------------------- entries_fold_exited */
+
+static const struct entry *find(const struct entry_set *s, __u32 id, __u64 start_ns,
+				__u64 cgroup_id)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->v[i].key.id == id && s->v[i].key.start_ns == start_ns &&
+		    s->v[i].key.cgroup_id == cgroup_id)
+			return &s->v[i];
+	return NULL;
+}
+
+static void assert_folded(const struct entry_set *s, __u64 cgroup_id, __u64 slots, __u64 slices)
+{
+	const struct entry *f = find(s, TD_FOLDED_ID, 0, cgroup_id);
+	size_t n = 0;
+
+	if (!f)
+		fail_msg("no folded entry for cgroup %llu", (unsigned long long)cgroup_id);
+	assert_counts_are(&f->c, slots, slices);
+	assert_string_equal(f->comm, "[exited]");
+	assert_int_equal(f->flags, TD_TASK_EXITED);
+	for (size_t i = 0; i < s->nr; i++)
+		n += s->v[i].key.id == TD_FOLDED_ID && s->v[i].key.cgroup_id == cgroup_id;
+	assert_int_equal(n, 1); /* one per cgroup */
+}
+
+/* Cgroup rows, then whether it adds up: the same before and after a fold. */
+static void assert_same_view(const struct entry_set *s, const struct snapshot *before)
+{
+	struct snapshot after = { 0 };
+
+	assert_int_equal(entries_view(s, false, &after), 0);
+	assert_int_equal(after.nr_cgroups, before->nr_cgroups);
+	for (size_t i = 0; i < after.nr_cgroups; i++) {
+		assert_int_equal(after.cgroups[i].id, before->cgroups[i].id);
+		assert_memory_equal(&after.cgroups[i].c, &before->cgroups[i].c,
+				    sizeof(after.cgroups[i].c));
+	}
+	assert_memory_equal(&after.totals, &before->totals, sizeof(after.totals));
+	snapshot_free(&after);
+}
+
+static void test_fold_exited(void **state)
+{
+	struct entry_set acc = { 0 };
+	struct snapshot before = { 0 };
+
+	(void)state;
+	/*
+	 * Live: 1 in A (1000 slots), 7 in B (1 slot: the smallest of all,
+	 * but live). Exited, by slots: 5/B 3, 2/A 5, 4/A 7, 3/A 50, 6/B 500.
+	 * Overflow 11, untraced 13: all = 1000 + 1 + 3 + 5 + 7 + 50 + 500 +
+	 * 11 + 13 = 1590 slots; slices 1 each, 2 + 3: 12.
+	 */
+	push(&acc, ent(1, 1, CG_A, 1000, 1));
+	push(&acc, exited(ent(2, 2, CG_A, 5, 1)));
+	push(&acc, exited(ent(3, 3, CG_A, 50, 1)));
+	push(&acc, exited(ent(4, 4, CG_A, 7, 1)));
+	push(&acc, exited(ent(5, 5, CG_B, 3, 1)));
+	push(&acc, exited(ent(6, 6, CG_B, 500, 1)));
+	push(&acc, ent(7, 7, CG_B, 1, 1));
+	acc.totals.task_overflow = counts(11, 2);
+	acc.totals.untraced = counts(13, 3);
+	acc.totals.all = counts(1590, 12);
+	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	assert_int_equal(entries_view(&acc, false, &before), 0);
+	/* Cgroup rows by hand: A 1000 + 5 + 50 + 7 = 1062 (4), B 3 + 500 + 1 = 504 (3). */
+	assert_int_equal(before.nr_cgroups, 2);
+	assert_counts_are(&before.cgroups[0].c, 1062, 4);
+	assert_counts_are(&before.cgroups[1].c, 504, 3);
+
+	/* 5 exited, keep 5 or more: nothing to do. */
+	assert_int_equal(entries_fold_exited(&acc, 5), 0);
+	assert_int_equal(entries_fold_exited(&acc, 100), 0);
+	assert_int_equal(acc.nr, 7);
+
+	/* Keep 2: the three smallest go (5/B 3, 2/A 5, 4/A 7); A gets 12, B 3. */
+	assert_int_equal(entries_fold_exited(&acc, 2), 3);
+	assert_int_equal(acc.nr, 6);
+	assert_sorted(&acc);
+	assert_key(&acc.v[0], 1, 1, CG_A);
+	assert_key(&acc.v[1], 3, 3, CG_A);
+	assert_key(&acc.v[2], 6, 6, CG_B);
+	assert_entry(&acc.v[3], 7, 7, CG_B, 1, 1); /* live, never folded */
+	assert_key(&acc.v[4], TD_FOLDED_ID, 0, CG_A);
+	assert_key(&acc.v[5], TD_FOLDED_ID, 0, CG_B);
+	assert_folded(&acc, CG_A, 5 + 7, 2);
+	assert_folded(&acc, CG_B, 3, 1);
+	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	assert_same_view(&acc, &before);
+
+	/*
+	 * More exited: 8/A 2, 9/C 4 (all gains 6 slots, 2 slices). Exited
+	 * now (folded ones aside): 3/A 50, 6/B 500, 8/A 2, 9/C 4. Keep 2: 8
+	 * and 9 go; A's folded entry grows to 14, C gets one of 4.
+	 */
+	push(&acc, exited(ent(8, 8, CG_A, 2, 1)));
+	push(&acc, exited(ent(9, 9, CG_C, 4, 1)));
+	entries_sort(&acc);
+	acc.totals.all = counts(1596, 14);
+	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	assert_int_equal(entries_view(&acc, false, &before), 0);
+	assert_int_equal(entries_fold_exited(&acc, 2), 2);
+	assert_int_equal(acc.nr, 7);
+	assert_sorted(&acc);
+	assert_folded(&acc, CG_A, 14, 3);
+	assert_folded(&acc, CG_B, 3, 1);
+	assert_folded(&acc, CG_C, 4, 1);
+	assert_non_null(find(&acc, 3, 3, CG_A));
+	assert_non_null(find(&acc, 6, 6, CG_B));
+	assert_null(find(&acc, 8, 8, CG_A));
+	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	assert_same_view(&acc, &before);
+
+	/* Keep 0: every exited entry goes, folded ones are not folded again. */
+	assert_int_equal(entries_fold_exited(&acc, 0), 2);
+	assert_int_equal(acc.nr, 5);
+	assert_key(&acc.v[0], 1, 1, CG_A);
+	assert_key(&acc.v[1], 7, 7, CG_B);
+	assert_folded(&acc, CG_A, 64, 4);
+	assert_folded(&acc, CG_B, 503, 2);
+	assert_folded(&acc, CG_C, 4, 1);
+	assert_same_view(&acc, &before);
+	assert_int_equal(entries_fold_exited(&acc, 0), 0);
+	assert_int_equal(acc.nr, 5);
+
+	entries_free(&acc);
+	snapshot_free(&before);
+}
+
+/* Ties in slots go by key; the same task's two cgroups fold apart. */
+static void test_fold_ties_and_cgroups(void **state)
+{
+	struct entry_set acc = { 0 };
+
+	(void)state;
+	push(&acc, exited(ent(3, 3, CG_A, 9, 1)));
+	push(&acc, exited(ent(4, 4, CG_A, 9, 1)));
+	push(&acc, exited(ent(5, 5, CG_A, 9, 1)));
+	assert_int_equal(entries_fold_exited(&acc, 1), 2);
+	assert_int_equal(acc.nr, 2);
+	assert_key(&acc.v[0], 5, 5, CG_A); /* the largest key stays */
+	assert_folded(&acc, CG_A, 18, 2);
+	entries_free(&acc);
+
+	/* One task, two cgroups: each part goes to its own cgroup's folded entry. */
+	push(&acc, exited(ent(3, 3, CG_A, 1, 1)));
+	push(&acc, exited(ent(3, 3, CG_B, 2, 1)));
+	push(&acc, exited(ent(4, 4, CG_B, 100, 1)));
+	assert_int_equal(entries_fold_exited(&acc, 1), 2);
+	assert_int_equal(acc.nr, 3);
+	assert_key(&acc.v[0], 4, 4, CG_B);
+	assert_folded(&acc, CG_A, 1, 1);
+	assert_folded(&acc, CG_B, 2, 1);
+	entries_free(&acc);
+}
+
+/* Many exited entries over many intervals: never more than keep, sums exact. */
+static void test_fold_bounded(void **state)
+{
+	struct entry_set acc = { 0 }, d = { 0 };
+	__u64 slots = 0, cg_slots[3] = { 0 };
+
+	(void)state;
+	for (__u32 round = 0; round < 20; round++) {
+		d.nr = 0;
+		memset(&d.totals, 0, sizeof(d.totals));
+		/* 50 tasks a round, exited, in cgroups 0..2, i + 1 slots each. */
+		for (__u32 i = 0; i < 50; i++) {
+			__u32 id = round * 50 + i + 1;
+
+			push(&d, exited(ent(id, id, i % 3, i + 1, 1)));
+			slots += i + 1;
+			cg_slots[i % 3] += i + 1;
+		}
+		d.totals.all = counts(50 * 51 / 2, 50);
+		assert_int_equal(entries_add(&acc, &d), 0);
+		entries_fold_exited(&acc, 64);
+		assert_true(acc.nr <= 64 + 3);
+		assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
+	}
+	/* 20 rounds of 1..50: 20 x 1275 slots, 1000 slices. */
+	assert_int_equal(slots, 25500);
+	assert_counts_are(&acc.totals.all, 25500, 1000);
+	{
+		struct snapshot view = { 0 };
+
+		assert_int_equal(entries_view(&acc, false, &view), 0);
+		assert_int_equal(view.nr_cgroups, 3);
+		for (int cg = 0; cg < 3; cg++) {
+			assert_int_equal(view.cgroups[cg].id, cg);
+			assert_int_equal(view.cgroups[cg].c.count[TD_SLOTS], cg_slots[cg]);
+		}
+		snapshot_free(&view);
+	}
+	entries_free(&acc);
+	entries_free(&d);
+}
+
+/* ---------------------------------------------------------- entries_view */
+
+static void test_view(void **state)
+{
+	struct entry_set s = { 0 };
+	struct snapshot v = { 0 };
+	struct task_sample *t;
+
+	(void)state;
+	/* Idle, pid 0 in the pseudo cgroup 0. */
+	push(&s, named(ent(0, 0, TD_IDLE_CGROUP_ID, 100, 50), "[idle]"));
+	/* Process 1 (start 10): ran 10 in A, 30 in B where it exited under a new name. */
+	push(&s, named(ent(1, 10, CG_A, 10, 1), "before"));
+	push(&s, exited(named(ent(1, 10, CG_B, 30, 2), "after")));
+	s.v[2].tgid = 1;
+	/* pid 1 again (reused, start 20): 7 in A. */
+	push(&s, ent(1, 20, CG_A, 7, 1));
+	/* Process 2: 4 in B, then 4 in C: a tie, the first (lower id) cgroup wins. */
+	push(&s, ent(2, 2, CG_B, 4, 1));
+	push(&s, ent(2, 2, CG_C, 4, 3));
+	/* Process 3: ran most in C, exited in A (the lower id, so not its last entry). */
+	push(&s, exited(named(ent(3, 3, CG_A, 1, 1), "exit")));
+	push(&s, named(ent(3, 3, CG_C, 9, 2), "most"));
+	fill_totals(&s.totals, 9);
+
+	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 5);
+	t = &v.tasks[0];
+	assert_int_equal(t->key.id, 0);
+	assert_counts_are(&t->val.c, 100, 50);
+	assert_int_equal(t->val.cgroup_id, TD_IDLE_CGROUP_ID);
+	assert_string_equal(t->val.comm, "[idle]");
+
+	t = &v.tasks[1];
+	assert_int_equal(t->key.id, 1);
+	assert_int_equal(t->key.start_ns, 10);
+	assert_counts_are(&t->val.c, 40, 3);
+	assert_int_equal(t->val.cgroup_id, CG_B); /* ran most there */
+	assert_string_equal(t->val.comm, "after");
+	assert_int_equal(t->val.flags, TD_TASK_EXITED); /* from either of its entries */
+
+	t = &v.tasks[2];
+	assert_int_equal(t->key.id, 1);
+	assert_int_equal(t->key.start_ns, 20);
+	assert_counts_are(&t->val.c, 7, 1);
+	assert_int_equal(t->val.cgroup_id, CG_A);
+	assert_int_equal(t->val.flags, 0);
+
+	t = &v.tasks[3];
+	assert_int_equal(t->key.id, 2);
+	assert_counts_are(&t->val.c, 8, 4);
+	assert_int_equal(t->val.cgroup_id, CG_B);
+
+	t = &v.tasks[4];
+	assert_int_equal(t->key.id, 3);
+	assert_counts_are(&t->val.c, 10, 3);
+	assert_int_equal(t->val.cgroup_id, CG_C);
+	assert_string_equal(t->val.comm, "most");
+	assert_int_equal(t->val.flags, TD_TASK_EXITED);
+
+	/* Cgroups: 0: 100 (50), A: 10 + 7 + 1 (3), B: 30 + 4 (3), C: 4 + 9 (5), by id. */
+	assert_int_equal(v.nr_cgroups, 4);
+	assert_int_equal(v.cgroups[0].id, TD_IDLE_CGROUP_ID);
+	assert_counts_are(&v.cgroups[0].c, 100, 50);
+	assert_int_equal(v.cgroups[1].id, CG_A);
+	assert_counts_are(&v.cgroups[1].c, 18, 3);
+	assert_int_equal(v.cgroups[2].id, CG_B);
+	assert_counts_are(&v.cgroups[2].c, 34, 3);
+	assert_int_equal(v.cgroups[3].id, CG_C);
+	assert_counts_are(&v.cgroups[3].c, 13, 5);
+	assert_memory_equal(&v.totals, &s.totals, sizeof(s.totals));
+
+	/* No task rows; the same cgroup rows. */
+	assert_int_equal(entries_view(&s, false, &v), 0);
+	assert_int_equal(v.nr_tasks, 0);
+	assert_int_equal(v.nr_cgroups, 4);
+	assert_counts_are(&v.cgroups[2].c, 34, 3);
+
+	/* Reused for a smaller set: rows are replaced, not appended. */
+	s.nr = 1;
+	memset(&s.totals, 0, sizeof(s.totals));
+	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 1);
+	assert_int_equal(v.nr_cgroups, 1);
+	assert_counts_are(&v.cgroups[0].c, 100, 50);
+	assert_int_equal(v.totals.all.count[TD_SLOTS], 0);
+
+	/* Empty. */
+	s.nr = 0;
+	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(v.nr_tasks + v.nr_cgroups, 0);
+
+	entries_free(&s);
+	snapshot_free(&v);
+}
+
+/* Cgroup rows sort by id even when entries come in task order across many cgroups. */
+static void test_view_cgroup_order(void **state)
+{
+	struct entry_set s = { 0 };
+	struct snapshot v = { 0 };
+
+	(void)state;
+	/* 30 tasks, task i in cgroup (7 i) % 10: each cgroup gets 3 tasks. */
+	for (__u32 i = 1; i <= 30; i++)
+		push(&s, ent(i, i, (7 * i) % 10, i, 1));
+	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 30);
+	assert_int_equal(v.nr_cgroups, 10);
+	for (size_t c = 0; c < 10; c++) {
+		__u64 want = 0;
+
+		/* By hand: the i in 1..30 with 7 i = c (mod 10). */
+		for (__u32 i = 1; i <= 30; i++)
+			if ((7 * i) % 10 == c)
+				want += i;
+		assert_int_equal(v.cgroups[c].id, c);
+		assert_counts_are(&v.cgroups[c].c, want, 3);
+	}
+	for (size_t i = 1; i < v.nr_tasks; i++)
+		assert_true(task_key_cmp(&v.tasks[i - 1].key, &v.tasks[i].key) < 0);
+	entries_free(&s);
+	snapshot_free(&v);
+}
+
+/* ----------------------------------------------------- the loop, end to end */
+
+/*
+ * What tdtrace's loop does each interval, on made-up reads: diff, add to
+ * the run's total, evict quiet exited entries, fold. Each interval adds
+ * up, and the total is every task's last cumulative count.
+ */
+static void test_intervals_with_eviction(void **state)
+{
+	struct entry_set r[4] = { 0 }, d = { 0 }, total = { 0 };
+	struct td_key keys[8];
+	size_t n;
+
+	(void)state;
+	/* Read 0: 1 live (10), 2 live (20). all 30, 2 slices. */
+	push(&r[0], ent(1, 1, CG_A, 10, 1));
+	push(&r[0], ent(2, 2, CG_A, 20, 1));
+	r[0].totals.all = counts(30, 2);
+	/* Read 1: 2 exited (25), 3 new and exited (4). all 30 + 5 + 4 = 39, 4 slices. */
+	push(&r[1], ent(1, 1, CG_A, 10, 1));
+	push(&r[1], exited(ent(2, 2, CG_A, 25, 2)));
+	push(&r[1], exited(ent(3, 3, CG_B, 4, 1)));
+	r[1].totals.all = counts(39, 4);
+	/* Read 2: 1 ran (+6); 2 and 3 quiet. all 45, 5 slices. */
+	push(&r[2], ent(1, 1, CG_A, 16, 2));
+	push(&r[2], exited(ent(2, 2, CG_A, 25, 2)));
+	push(&r[2], exited(ent(3, 3, CG_B, 4, 1)));
+	r[2].totals.all = counts(45, 5);
+	/* Read 3 (2 and 3 left the map after read 2): pid 3 reused (+8). all 53, 6. */
+	push(&r[3], ent(1, 1, CG_A, 16, 2));
+	push(&r[3], ent(3, 30, CG_B, 8, 1));
+	r[3].totals.all = counts(53, 6);
+
+	/* Interval 0 is read 0 against nothing. */
+	assert_int_equal(entries_diff(&total, &r[0], &d), 0);
+	assert_int_equal(entries_add(&total, &d), 0);
+	for (int i = 1; i < 4; i++) {
+		assert_int_equal(entries_diff(&r[i - 1], &r[i], &d), 0);
+		assert_true(entries_conserved(&d, TD_MAX_COUNTERS, true));
+		assert_int_equal(entries_add(&total, &d), 0);
+		n = entries_quiet_exited(&r[i - 1], &r[i], keys);
+		entries_remove(&r[i], keys, n);
+		if (i == 2) {
+			/* 2 and 3 have been exited and quiet since read 1. */
+			assert_int_equal(n, 2);
+			assert_int_equal(r[2].nr, 1);
+		} else {
+			assert_int_equal(n, 0);
+		}
+		entries_fold_exited(&total, 1);
+	}
+	/* Interval 3: only the new 3 (8). */
+	assert_int_equal(d.nr, 1);
+	assert_entry(&d.v[0], 3, 30, CG_B, 8, 1);
+
+	/* Total: 1 16 (2), 2 25 (2), old 3 4 (1), new 3 8 (1); all 53, 6 slices. */
+	assert_counts_are(&total.totals.all, 53, 6);
+	assert_true(entries_conserved(&total, TD_MAX_COUNTERS, true));
+	/* Keep 1 exited: the old 3 (4 slots) was folded into B's entry. */
+	assert_counts_are(&find(&total, 1, 1, CG_A)->c, 16, 2);
+	assert_counts_are(&find(&total, 2, 2, CG_A)->c, 25, 2);
+	assert_counts_are(&find(&total, 3, 30, CG_B)->c, 8, 1);
+	assert_null(find(&total, 3, 3, CG_B));
+	assert_folded(&total, CG_B, 4, 1);
+	assert_int_equal(total.nr, 4);
+
+	for (int i = 0; i < 4; i++)
+		entries_free(&r[i]);
+	entries_free(&d);
+	entries_free(&total);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_key_cmp),
+		cmocka_unit_test(test_sort_reserve_free),
+		cmocka_unit_test(test_diff_merge_join),
+		cmocka_unit_test(test_diff_any_field_counts),
+		cmocka_unit_test(test_diff_pid_reuse),
+		cmocka_unit_test(test_diff_task_in_two_cgroups),
+		cmocka_unit_test(test_diff_result_sorted),
+		cmocka_unit_test(test_diff_reuses_delta),
+		cmocka_unit_test(test_diff_empty),
+		cmocka_unit_test(test_diff_totals),
+		cmocka_unit_test(test_add_running_sum),
+		cmocka_unit_test(test_add_totals),
+		cmocka_unit_test(test_conserved),
+		cmocka_unit_test(test_conserved_diff_and_sum),
+		cmocka_unit_test(test_quiet_exited),
+		cmocka_unit_test(test_remove),
+		cmocka_unit_test(test_fold_exited),
+		cmocka_unit_test(test_fold_ties_and_cgroups),
+		cmocka_unit_test(test_fold_bounded),
+		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_view_cgroup_order),
+		cmocka_unit_test(test_intervals_with_eviction),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
