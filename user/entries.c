@@ -201,6 +201,8 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 		if (!f) {
 			f = &folded[nr_folded++];
 			f->key = (struct td_key){ .id = TD_FOLDED_ID, .cgroup_id = e->key.cgroup_id };
+			/* Its row's pid: 0 would say the idle tasks. */
+			f->tgid = TD_FOLDED_ID;
 			f->flags = TD_TASK_EXITED;
 			strcpy(f->comm, "[exited]");
 		}

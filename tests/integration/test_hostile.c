@@ -74,6 +74,7 @@ static char parent[PATH_MAX / 2];	   /* the -c cgroup, absolute */
 static const char *parent_rel;		   /* the same under the mount, "/tdtrace-hostile-PID" */
 static char cg_path[NR_CGROUPS][PATH_MAX]; /* made, absolute; "" if refused */
 static struct itest_proc helpers[NR_COMMS], td_table, td_json;
+static size_t home[NR_COMMS]; /* the cgroup each namer runs in */
 
 static int setup(void **state)
 {
@@ -153,14 +154,11 @@ static int check_json(const char *out)
 		failures++;
 	}
 	for (size_t i = 0; i < NR_COMMS; i++) {
-		const struct nasty *cg = &cgroups[i % NR_CGROUPS];
 		json_t *o = summary_line(lines, "process", "pid", helpers[i].pid);
 		const char *comm = o ? itest_jstr(o, "comm") : NULL;
 		const char *path = o ? itest_jstr(o, "cgroup") : NULL;
 
-		while (!cg_path[cg - cgroups][0])
-			cg = &cgroups[(cg - cgroups + 1) % NR_CGROUPS];
-		cgroup_rel(want, sizeof(want), json_of(cg));
+		cgroup_rel(want, sizeof(want), json_of(&cgroups[home[i]]));
 		if (!comm || strcmp(comm, json_of(&comms[i])) || !path || strcmp(path, want)) {
 			print_message("FAIL: JSON process %d: comm \"%s\", want \"%s\"; cgroup "
 				      "\"%s\", want \"%s\"\n",
@@ -284,13 +282,7 @@ static int check_table(const char *out)
 			;
 		if (i == (int)NR_COMMS)
 			continue;
-		{
-			const struct nasty *c = &cgroups[i % NR_CGROUPS];
-
-			while (!cg_path[c - cgroups][0])
-				c = &cgroups[(c - cgroups + 1) % NR_CGROUPS];
-			cgroup_rel(want, sizeof(want), table_of(c));
-		}
+		cgroup_rel(want, sizeof(want), table_of(&cgroups[home[i]]));
 		seen[i] = true;
 		if (!number_ends_at(row, pid_end) ||
 		    !text_at(row, comm, table_of(&comms[i]), cpu_end - 6) ||
@@ -395,6 +387,7 @@ static void start_helpers(void)
 
 		while (!cg_path[k][0])
 			k = (k + 1) % NR_CGROUPS;
+		home[i] = k;
 		err = itest_spawn(&helpers[i], argv, ITEST_STDIN_PIPE);
 		if (err)
 			fail_msg("cannot run %s: %s", namer, strerror(-err));

@@ -834,6 +834,8 @@ static void assert_folded(const struct entry_set *s, __u64 cgroup_id, __u64 slot
 	assert_counts_are(&f->c, slots, slices);
 	assert_string_equal(f->comm, "[exited]");
 	assert_int_equal(f->flags, TD_TASK_EXITED);
+	/* Its row's pid: not 0, the idle tasks' pid. */
+	assert_int_equal(f->tgid, TD_FOLDED_ID);
 	for (size_t i = 0; i < s->nr; i++)
 		n += s->v[i].key.id == TD_FOLDED_ID && s->v[i].key.cgroup_id == cgroup_id;
 	assert_int_equal(n, 1); /* one per cgroup */
