@@ -234,7 +234,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	const char *bad = NULL, *what = NULL, *last_optarg = NULL, *twice;
 	unsigned int seen = 0;
 	bool ends_options;
-	int c;
+	int c, word = 1; /* the word getopt_long reads next: optind before the call */
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
@@ -355,9 +355,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			/*
 			 * A long option ("--bogus", or "--json=1" given a value it does
 			 * not take) is named as written, up to '='; a short one by optopt.
+			 * Not argv[optind - 1]: in "-xj" getopt stays on the word, and
+			 * that would name the one before it.
 			 */
-			if (!strncmp(argv[optind - 1], "--", 2)) {
-				const char *arg = argv[optind - 1];
+			if (!strncmp(argv[word], "--", 2)) {
+				const char *arg = argv[word];
 
 				fprintf(err,
 					"tdtrace: unknown option, or one that takes no value: "
@@ -377,6 +379,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			return OPTIONS_BAD;
 		}
 		last_optarg = optarg;
+		word = optind;
 	}
 	/* A COMMAND must follow "--", so that a stray word is never run. */
 	ends_options =

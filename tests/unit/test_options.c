@@ -412,6 +412,9 @@ static const struct bad_case bad_cases[] = {
 	{ { "--bogus" }, "--bogus" },
 	{ { "-x" }, "-x" },
 	{ { "-jx" }, "-x" },
+	/* an unknown letter before the end of its word, after a long option (fuzz_options) */
+	{ { "--json", "-xj" }, "'-x'" },
+	{ { "--json", "-1e308d", "90" }, "'-1'" },
 	{ { "-I" }, "-I" },
 	{ { "--interval" }, "--interval" },
 	{ { "--json=1" }, "--json" },
