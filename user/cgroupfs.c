@@ -10,14 +10,18 @@
 #include "array.h"
 #include "cgroupfs.h"
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+/*
+ * mountinfo escapes space, tab, newline and backslash as \ooo. The kernel
+ * never writes \000; decoded, it would end the path early (to "" if first),
+ * so it is kept as written.
+ */
 static void unescape_octal(char *s)
 {
 	char *out = s;
 
 	while (*s) {
 		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
+		    s[3] >= '0' && s[3] <= '7' && (s[1] != '0' || s[2] != '0' || s[3] != '0')) {
 			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
 			s += 4;
 		} else {

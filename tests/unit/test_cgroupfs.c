@@ -74,6 +74,9 @@ static void test_mount_escaped(void **state)
 	(void)state;
 	assert_int_equal(find_mount("escaped-space", path, sizeof(path)), 0);
 	assert_string_equal(path, "/mnt/my cgroup\troot");
+	/* Decoded, \000 would cut the path short: it stays as written. */
+	assert_int_equal(find_mount("escaped-nul", path, sizeof(path)), 0);
+	assert_string_equal(path, "/mnt/cg\\000x");
 }
 
 static void test_mount_bind_first(void **state)
