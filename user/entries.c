@@ -119,25 +119,53 @@ bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
 	return !times || (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
 }
 
+static bool same_task(const struct td_key *a, const struct td_key *b);
+
+/*
+ * One past the last entry of s->v[i]'s task (its entries are neighbours,
+ * sorted by cgroup), and whether the task has exited: only the entry
+ * charged at its final switch is flagged, not those of the cgroups it
+ * ran in before a move.
+ */
+static size_t task_end(const struct entry_set *s, size_t i, bool *exited)
+{
+	size_t j;
+
+	*exited = false;
+	for (j = i; j < s->nr && same_task(&s->v[j].key, &s->v[i].key); j++)
+		*exited |= s->v[j].flags & TD_TASK_EXITED;
+	return j;
+}
+
 size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set *cur,
 			    struct td_key *keys)
 {
 	size_t j = 0, n = 0;
 
-	for (size_t i = 0; i < cur->nr; i++) {
-		const struct entry *c = &cur->v[i];
+	for (size_t i = 0, end; i < cur->nr; i = end) {
+		struct td_key task = { .id = cur->v[i].key.id, .start_ns = cur->v[i].key.start_ns };
+		bool exited, was = false;
+		size_t pend;
 
-		if (!(c->flags & TD_TASK_EXITED))
-			continue;
-		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &c->key) < 0)
+		end = task_end(cur, i, &exited);
+		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &task) < 0)
 			j++;
+		pend = j;
+		if (j < prev->nr && same_task(&prev->v[j].key, &task))
+			pend = task_end(prev, j, &was);
 		/*
-		 * Exited a whole interval ago and not charged since: the
-		 * last thread's final switch is behind us (see charge_entry).
+		 * Exited a whole interval ago: the last thread's final switch
+		 * is behind us (see charge_entry), so its entries not charged
+		 * since may go, whichever cgroup they are in.
 		 */
-		if (j < prev->nr && !td_key_cmp(&prev->v[j].key, &c->key) &&
-		    (prev->v[j].flags & TD_TASK_EXITED) && !memcmp(&prev->v[j].c, &c->c, sizeof(c->c)))
-			keys[n++] = c->key;
+		for (size_t k = i, m = j; exited && was && k < end; k++) {
+			while (m < pend && td_key_cmp(&prev->v[m].key, &cur->v[k].key) < 0)
+				m++;
+			if (m < pend && !td_key_cmp(&prev->v[m].key, &cur->v[k].key) &&
+			    !memcmp(&prev->v[m].c, &cur->v[k].c, sizeof(cur->v[k].c)))
+				keys[n++] = cur->v[k].key;
+		}
+		j = pend;
 	}
 	return n;
 }
@@ -156,9 +184,20 @@ void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n)
 	s->nr = out;
 }
 
-static bool foldable(const struct entry *e)
+/* Entries of exited tasks, folded ones aside: how many, and into @out unless NULL. */
+static size_t foldable(struct entry_set *s, struct entry **out)
 {
-	return (e->flags & TD_TASK_EXITED) && e->key.id != TD_FOLDED_ID;
+	size_t n = 0;
+
+	for (size_t i = 0, end; i < s->nr; i = end) {
+		bool exited;
+
+		end = task_end(s, i, &exited);
+		for (size_t k = i; exited && s->v[i].key.id != TD_FOLDED_ID && k < end; k++, n++)
+			if (out)
+				out[n] = &s->v[k];
+	}
+	return n;
 }
 
 static int cmp_slots_then_key(const void *a, const void *b)
@@ -173,10 +212,9 @@ static int cmp_slots_then_key(const void *a, const void *b)
 size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 {
 	struct entry **exited, *folded;
-	size_t nr_exited = 0, nr_fold, nr_folded = 0, out = 0;
+	size_t nr_exited, nr_fold, nr_folded = 0, out = 0;
 
-	for (size_t i = 0; i < acc->nr; i++)
-		nr_exited += foldable(&acc->v[i]);
+	nr_exited = foldable(acc, NULL);
 	if (nr_exited <= keep)
 		return 0;
 	exited = malloc(nr_exited * sizeof(*exited));
@@ -186,9 +224,7 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 		free(folded);
 		return 0; /* kept, not lost: try again next time */
 	}
-	for (size_t i = 0, k = 0; i < acc->nr; i++)
-		if (foldable(&acc->v[i]))
-			exited[k++] = &acc->v[i];
+	foldable(acc, exited);
 	/* The smallest go; mark them by their key's id, then sum them per cgroup. */
 	qsort(exited, nr_exited, sizeof(*exited), cmp_slots_then_key);
 	nr_fold = nr_exited - keep;

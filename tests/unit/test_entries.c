@@ -70,6 +70,13 @@ static void push(struct entry_set *s, struct entry e)
 	s->v[s->nr++] = e;
 }
 
+/* The same entry in two reads: unchanged in between. */
+static void both(struct entry_set *prev, struct entry_set *cur, struct entry e)
+{
+	push(prev, e);
+	push(cur, e);
+}
+
 static void assert_counts_are(const struct td_counts *c, __u64 slots, __u64 slices)
 {
 	for (int i = 0; i < TD_MAX_COUNTERS; i++)
@@ -81,12 +88,17 @@ static void assert_counts_are(const struct td_counts *c, __u64 slots, __u64 slic
 	assert_int_equal(c->slices, slices);
 }
 
+static void assert_key_is(const struct td_key *k, __u32 id, __u64 start_ns, __u64 cgroup_id)
+{
+	if (k->id != id || k->start_ns != start_ns || k->cgroup_id != cgroup_id)
+		fail_msg("key (%u, %llu, %llu), expected (%u, %llu, %llu)", k->id,
+			 (unsigned long long)k->start_ns, (unsigned long long)k->cgroup_id, id,
+			 (unsigned long long)start_ns, (unsigned long long)cgroup_id);
+}
+
 static void assert_key(const struct entry *e, __u32 id, __u64 start_ns, __u64 cgroup_id)
 {
-	if (e->key.id != id || e->key.start_ns != start_ns || e->key.cgroup_id != cgroup_id)
-		fail_msg("key (%u, %llu, %llu), expected (%u, %llu, %llu)", e->key.id,
-			 (unsigned long long)e->key.start_ns, (unsigned long long)e->key.cgroup_id,
-			 id, (unsigned long long)start_ns, (unsigned long long)cgroup_id);
+	assert_key_is(&e->key, id, start_ns, cgroup_id);
 }
 
 static void assert_entry(const struct entry *e, __u32 id, __u64 start_ns, __u64 cgroup_id,
@@ -706,8 +718,7 @@ static void test_quiet_exited(void **state)
 
 	(void)state;
 	/* 1: exited in both, not charged since: goes. */
-	push(&prev, exited(ent(1, 1, CG_A, 10, 1)));
-	push(&cur, exited(ent(1, 1, CG_A, 10, 1)));
+	both(&prev, &cur, exited(ent(1, 1, CG_A, 10, 1)));
 	/* 2: exited only now: its final slices may still come. */
 	push(&prev, ent(2, 2, CG_A, 10, 1));
 	push(&cur, exited(ent(2, 2, CG_A, 11, 2)));
@@ -718,23 +729,18 @@ static void test_quiet_exited(void **state)
 	push(&prev, exited(ent(4, 4, CG_A, 10, 1)));
 	push(&cur, ent(4, 4, CG_A, 10, 1));
 	/* 5: live and idle in both: stays. */
-	push(&prev, ent(5, 5, CG_A, 10, 1));
-	push(&cur, ent(5, 5, CG_A, 10, 1));
+	both(&prev, &cur, ent(5, 5, CG_A, 10, 1));
 	/* 6: new in cur, exited already. */
 	push(&cur, exited(ent(6, 6, CG_A, 10, 1)));
 	/* 7: exited in both, only running_ns moved: charged. */
-	push(&prev, exited(ent(7, 7, CG_A, 10, 1)));
-	push(&cur, exited(ent(7, 7, CG_A, 10, 1)));
+	both(&prev, &cur, exited(ent(7, 7, CG_A, 10, 1)));
 	cur.v[cur.nr - 1].c.running_ns++;
 	/* 8: PID reuse: the old one quiet, the new one just exited. */
-	push(&prev, exited(ent(8, 80, CG_A, 10, 1)));
-	push(&cur, exited(ent(8, 80, CG_A, 10, 1)));
+	both(&prev, &cur, exited(ent(8, 80, CG_A, 10, 1)));
 	push(&cur, exited(ent(8, 90, CG_A, 10, 1)));
 	/* 9: one task in two cgroups, exited and quiet in both. */
-	push(&prev, exited(ent(9, 9, CG_A, 10, 1)));
-	push(&prev, exited(ent(9, 9, CG_B, 20, 1)));
-	push(&cur, exited(ent(9, 9, CG_A, 10, 1)));
-	push(&cur, exited(ent(9, 9, CG_B, 20, 1)));
+	both(&prev, &cur, exited(ent(9, 9, CG_A, 10, 1)));
+	both(&prev, &cur, exited(ent(9, 9, CG_B, 20, 1)));
 	/* 10: quiet in prev's other cgroup only; cur's is another key. */
 	push(&prev, exited(ent(10, 10, CG_A, 10, 1)));
 	push(&cur, exited(ent(10, 10, CG_B, 10, 1)));
@@ -746,19 +752,36 @@ static void test_quiet_exited(void **state)
 	 */
 	push(&prev, ent(12, 12, CG_A, 10, 1));
 	push(&cur, exited(ent(12, 12, CG_A, 10, 1)));
+	/*
+	 * 13: moved from A to B, then exited: only B, charged at the final
+	 * switch, is flagged. Quiet in both: both go, or A stays forever.
+	 */
+	both(&prev, &cur, ent(13, 13, CG_A, 10, 1));
+	both(&prev, &cur, exited(ent(13, 13, CG_B, 10, 1)));
+	/* 14: the same, but A charged since (a thread's last switch there): only B goes. */
+	push(&prev, ent(14, 14, CG_A, 10, 1));
+	push(&cur, ent(14, 14, CG_A, 10, 2));
+	both(&prev, &cur, exited(ent(14, 14, CG_B, 10, 1)));
+	/* 15: exited in B only now: A stays too, for now. */
+	both(&prev, &cur, ent(15, 15, CG_A, 10, 1));
+	push(&prev, ent(15, 15, CG_B, 10, 1));
+	push(&cur, exited(ent(15, 15, CG_B, 10, 2)));
+	/* 16: moved from B to A (the lower id) and exited there: the flag is on the first. */
+	both(&prev, &cur, exited(ent(16, 16, CG_A, 10, 1)));
+	both(&prev, &cur, ent(16, 16, CG_B, 10, 1));
 
 	memset(keys, 0xa5, sizeof(keys));
 	n = entries_quiet_exited(&prev, &cur, keys);
-	assert_int_equal(n, 4);
-	assert_true(td_key_cmp(&keys[0],
-			       &(struct td_key){ .id = 1, .start_ns = 1, .cgroup_id = CG_A }) == 0);
-	assert_true(td_key_cmp(&keys[1],
-			       &(struct td_key){ .id = 8, .start_ns = 80, .cgroup_id = CG_A }) ==
-		    0);
-	assert_true(td_key_cmp(&keys[2],
-			       &(struct td_key){ .id = 9, .start_ns = 9, .cgroup_id = CG_A }) == 0);
-	assert_true(td_key_cmp(&keys[3],
-			       &(struct td_key){ .id = 9, .start_ns = 9, .cgroup_id = CG_B }) == 0);
+	assert_int_equal(n, 9);
+	assert_key_is(&keys[0], 1, 1, CG_A);
+	assert_key_is(&keys[1], 8, 80, CG_A);
+	assert_key_is(&keys[2], 9, 9, CG_A);
+	assert_key_is(&keys[3], 9, 9, CG_B);
+	assert_key_is(&keys[4], 13, 13, CG_A);
+	assert_key_is(&keys[5], 13, 13, CG_B);
+	assert_key_is(&keys[6], 14, 14, CG_B);
+	assert_key_is(&keys[7], 16, 16, CG_A);
+	assert_key_is(&keys[8], 16, 16, CG_B);
 
 	/* Nothing was in prev: nothing goes. */
 	{
@@ -960,13 +983,19 @@ static void test_fold_ties_and_cgroups(void **state)
 	assert_folded(&acc, CG_A, 18, 2);
 	entries_free(&acc);
 
-	/* One task, two cgroups: each part goes to its own cgroup's folded entry. */
-	push(&acc, exited(ent(3, 3, CG_A, 1, 1)));
+	/*
+	 * One task that moved from A to B and exited there (only B is
+	 * flagged): both are exited entries, and each part goes to its own
+	 * cgroup's folded entry. 2 is live, and stays however small.
+	 */
+	push(&acc, ent(2, 2, CG_A, 0, 1));
+	push(&acc, ent(3, 3, CG_A, 1, 1));
 	push(&acc, exited(ent(3, 3, CG_B, 2, 1)));
 	push(&acc, exited(ent(4, 4, CG_B, 100, 1)));
 	assert_int_equal(entries_fold_exited(&acc, 1), 2);
-	assert_int_equal(acc.nr, 3);
-	assert_key(&acc.v[0], 4, 4, CG_B);
+	assert_int_equal(acc.nr, 4);
+	assert_key(&acc.v[0], 2, 2, CG_A);
+	assert_key(&acc.v[1], 4, 4, CG_B);
 	assert_folded(&acc, CG_A, 1, 1);
 	assert_folded(&acc, CG_B, 2, 1);
 	entries_free(&acc);
