@@ -133,7 +133,9 @@ int cgroup_names_refresh(struct cgroup_names *n)
 	mount_len = strlen(n->mount);
 	walk_sorted = n->nr;
 	err = nftw(n->mount, visit, 32, FTW_PHYS | FTW_MOUNT);
-	qsort(n->v, n->nr, sizeof(*n->v), cmp_id);
+	/* No names yet (the mount is missing) leaves v NULL, which qsort does not take. */
+	if (n->nr)
+		qsort(n->v, n->nr, sizeof(*n->v), cmp_id);
 	walking = NULL;
 	return err ? -errno : 0;
 }

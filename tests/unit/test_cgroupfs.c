@@ -385,6 +385,21 @@ static void test_names_mount_gone(void **state)
 	cgroup_names_free(n);
 }
 
+/* A mount that was never there: no names at all, and no error beyond -errno. */
+static void test_names_mount_missing(void **state)
+{
+	struct tree *t = *state;
+	struct cgroup_names *n = &t->n;
+	char none[PATH_MAX];
+
+	snprintf(none, sizeof(none), "%s/none", t->root);
+	assert_int_equal(cgroup_names_init(n, none), 0);
+	assert_int_equal(cgroup_names_refresh(n), -ENOENT);
+	assert_int_equal(n->nr, 0);
+	assert_null(cgroup_names_find(n, 1));
+	cgroup_names_free(n);
+}
+
 /* More directories than the first allocation holds. */
 static void test_names_many(void **state)
 {
@@ -475,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_unknown, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_no_mount, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_mount_gone, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_names_mount_missing, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_many, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_mount_trailing_slash, tree_setup,
 						tree_teardown),
