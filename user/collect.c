@@ -25,9 +25,10 @@ int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned 
 	c->vals = calloc(max_entries, sizeof(*c->vals));
 	c->held = calloc(max_entries, sizeof(*c->held));
 	c->next = calloc(max_entries, sizeof(*c->next));
+	c->order = calloc(max_entries, sizeof(*c->order));
 	c->evict = calloc(max_entries, sizeof(*c->evict));
 	c->percpu = calloc(c->nr_cpus, sizeof(*c->percpu));
-	if (!c->keys || !c->vals || !c->held || !c->next || !c->evict || !c->percpu) {
+	if (!c->keys || !c->vals || !c->held || !c->next || !c->order || !c->evict || !c->percpu) {
 		collector_free(c);
 		return -ENOMEM;
 	}
@@ -87,13 +88,14 @@ static int read_hash(int fd, void *keys, void *vals, size_t key_size, size_t val
 	return 0;
 }
 
-static int cmp_held(const void *a, const void *b)
+static int cmp_raw_ref(const void *a, const void *b)
 {
-	return td_key_cmp(&((const struct held *)a)->key, &((const struct held *)b)->key);
+	return td_key_cmp(&((const struct raw_ref *)a)->key, &((const struct raw_ref *)b)->key);
 }
 
 int collector_read(struct collector *c, struct entry_set *s)
 {
+	static const struct td_counts zero;
 	struct held *swap;
 	size_t nr = 0, j = 0;
 	__u32 closed;
@@ -115,30 +117,28 @@ int collector_read(struct collector *c, struct entry_set *s)
 		totals_add(&c->totals_half[closed], &c->percpu[cpu]);
 
 	for (size_t i = 0; i < nr; i++) {
-		c->next[i].key = c->keys[i];
-		c->next[i].raw = i;
+		c->order[i].key = c->keys[i];
+		c->order[i].raw = i;
 	}
-	qsort(c->next, nr, sizeof(*c->next), cmp_held);
+	qsort(c->order, nr, sizeof(*c->order), cmp_raw_ref);
 	if (entries_reserve(s, nr))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
+		const struct td_val *v = &c->vals[c->order[i].raw];
+		const struct td_counts *other = &zero; /* an entry new since then */
 		struct held *h = &c->next[i];
-		const struct td_val *v = &c->vals[h->raw];
 		struct entry *e = &s->v[i];
 
 		/* The other half is being written now: take it as it was when last whole. */
-		while (j < c->nr_held && td_key_cmp(&c->held[j].key, &h->key) < 0)
+		while (j < c->nr_held && td_key_cmp(&c->held[j].key, &c->order[i].key) < 0)
 			j++;
-		if (j < c->nr_held && !td_key_cmp(&c->held[j].key, &h->key))
-			h->half[!closed] = c->held[j].half[!closed];
-		else
-			memset(&h->half[!closed], 0, sizeof(h->half[!closed]));
-		h->half[closed] = v->c[closed];
-		h->dirty = !!memcmp(&v->c[!closed], &h->half[!closed], sizeof(h->half[0]));
-
-		e->key = h->key;
-		e->c = h->half[0];
-		td_counts_add(&e->c, &h->half[1]);
+		if (j < c->nr_held && !td_key_cmp(&c->held[j].key, &c->order[i].key))
+			other = &c->held[j].last;
+		e->key = h->key = c->order[i].key;
+		e->c = v->c[closed];
+		td_counts_add(&e->c, other);
+		h->dirty = !!memcmp(&v->c[!closed], other, sizeof(*other));
+		h->last = v->c[closed];
 		e->tgid = v->tgid;
 		e->flags = v->flags;
 		memcpy(e->comm, v->comm, sizeof(e->comm));
@@ -193,6 +193,7 @@ void collector_free(struct collector *c)
 	free(c->vals);
 	free(c->held);
 	free(c->next);
+	free(c->order);
 	free(c->evict);
 	free(c->percpu);
 	memset(c, 0, sizeof(*c));

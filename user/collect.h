@@ -9,12 +9,22 @@
 #include <stdbool.h>
 #include "entries.h"
 
-/* One entry's two halves as last read whole (see struct td_val). */
+/*
+ * Per entry, the half closed at the previous read, as read then: the half
+ * being written now, as it was when last whole (see struct td_val).
+ */
 struct held {
 	struct td_key key;
-	struct td_counts half[2];
-	__u32 raw;   /* index in the batch buffers, while reading */
-	__u32 dirty; /* the half being written has moved on since it was whole */
+	struct td_counts last; /* that half's counts */
+	__u32 dirty;	       /* it has moved on since: the entry is still being charged */
+	__u32 pad;
+};
+
+/* Sorting these, not the map's 240-byte values: a read sorts 10,000 of them. */
+struct raw_ref {
+	struct td_key key;
+	__u32 raw; /* index in the batch buffers */
+	__u32 pad;
 };
 
 struct collector {
@@ -28,6 +38,7 @@ struct collector {
 	struct td_val *vals;
 	struct held *held, *next; /* sorted by key: last read, and the one being built */
 	size_t nr_held;
+	struct raw_ref *order; /* the batch, sorted by key */
 	struct td_cpu_totals *percpu;
 	struct td_cpu_totals totals_half[2]; /* summed over CPUs */
 	struct td_key *evict;		     /* scratch for collector_evict_exited */

@@ -5,18 +5,95 @@
 #include <string.h>
 #include "report.h"
 
+struct slots_ref {
+	double slots; /* the scaled value, as shown: multiplexed rows are scaled up */
+	size_t idx;
+};
+
 static int cmp_slots_desc(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct slots_ref *x = a, *y = b;
 
-	/* The scaled value, as shown: multiplexed rows are scaled up. */
-	return x->m.slots > y->m.slots ? -1 : x->m.slots < y->m.slots;
+	if (x->slots != y->slots)
+		return x->slots > y->slots ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx; /* ties keep their order */
+}
+
+/* Heap order for select_largest: the root is the smallest of those kept. */
+static bool heap_below(const struct slots_ref *a, const struct slots_ref *b)
+{
+	return cmp_slots_desc(a, b) > 0;
+}
+
+static void sift_down(struct slots_ref *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct slots_ref t;
+
+		if (l < n && heap_below(&h[l], &h[m]))
+			m = l;
+		if (r < n && heap_below(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Move the @k largest of @v[0..n) to the front, in any order: a k-heap, O(n log k). */
+static void select_largest(struct slots_ref *v, size_t n, size_t k)
+{
+	if (!k || k >= n)
+		return;
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(v, k, i);
+	for (size_t i = k; i < n; i++) {
+		if (heap_below(&v[0], &v[i])) {
+			v[0] = v[i];
+			sift_down(v, k, 0);
+		}
+	}
+}
+
+/*
+ * Largest first, and only the first @limit rows if @limit (0: all). Sorts
+ * small (slots, index) pairs and moves each row once: sorting the rows
+ * themselves moved 10,000 of them many times over.
+ */
+static int sort_by_slots(struct row **rows, size_t *n, size_t limit)
+{
+	struct slots_ref *order = malloc((*n ? *n : 1) * sizeof(*order));
+	struct row *sorted = malloc((*n ? *n : 1) * sizeof(*sorted));
+
+	if (!order || !sorted) {
+		free(order);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < *n; i++)
+		order[i] = (struct slots_ref){ .slots = (*rows)[i].m.slots, .idx = i };
+	if (limit && limit < *n) {
+		select_largest(order, *n, limit);
+		*n = limit;
+	}
+	qsort(order, *n, sizeof(*order), cmp_slots_desc);
+	for (size_t i = 0; i < *n; i++)
+		sorted[i] = (*rows)[order[i].idx];
+	free(order);
+	free(*rows);
+	*rows = sorted;
+	return 0;
 }
 
 int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names)
 {
 	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
 	int level = r->counters->level;
+	size_t limit;
 
 	if (!r->cgroup_opts)
 		r->cgroup_opts = &every_cgroup;
@@ -73,8 +150,13 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 		if (row->idle && !r->idle)
 			r->idle = row->c;
 	}
-	qsort(r->tasks, r->nr_tasks, sizeof(*r->tasks), cmp_slots_desc);
-	qsort(r->cgroups, r->nr_cgroups, sizeof(*r->cgroups), cmp_slots_desc);
+	/* The idle row may be among the largest, and is not shown: one more. */
+	limit = r->limit ? r->limit + 1 : 0;
+	if (sort_by_slots(&r->tasks, &r->nr_tasks, limit) ||
+	    sort_by_slots(&r->cgroups, &r->nr_cgroups, limit)) {
+		report_free(r);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

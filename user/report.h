@@ -39,6 +39,7 @@ struct report {
 	const struct counter_set *counters;
 	const struct td_cpu_totals *totals;
 	bool conserved; /* entries + overflow + untraced == totals (entries_conserved) */
+	unsigned int limit; /* keep only the largest rows of each table (0: all) */
 	struct td_metrics system; /* all CPUs together */
 	struct row *tasks;	  /* by slots, largest first */
 	size_t nr_tasks;

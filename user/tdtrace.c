@@ -649,6 +649,8 @@ int main(int argc, char **argv)
 	rep.filtered = opts.nr_cgroups || opts.nr_pids || opts.command;
 	rep.per_cgroup = opts.per_cgroup;
 	rep.cgroup_opts = &row_opts;
+	/* A table shows --top rows: the rest need no sorting. */
+	rep.limit = opts.json ? 0 : opts.top;
 
 	/* collect -> decode -> output, every interval */
 	for (;;) {
