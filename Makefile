@@ -4,6 +4,8 @@
 #   make run        install missing packages, build, run tdtrace for 5 s (README)
 #   make check      install missing packages, build, run every test (README, .ci/run)
 #   make test       build and run every test (packages already there)
+#   make sanitize   the tests again, built with ASan + UBSan in build/asan
+#   make valgrind   the unit tests under valgrind
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
@@ -30,7 +32,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all run check test unit integration bench vmlinux deps clean
+.PHONY: all run check test unit integration sanitize sanitize-tests valgrind bench vmlinux deps \
+	clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
@@ -61,8 +64,11 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS) | $(OUTPUT)/tests
 $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(OUTPUT)/user/cgroupfs.o | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(OUTPUT)/user/cgroupfs.o $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
+# Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
+# since LeakSanitizer's exit-time clone would be one more process to count.
+HELPER_CFLAGS ?= $(CFLAGS)
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) $< -lpthread -o $@
+	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
 $(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
@@ -91,6 +97,37 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(TEST_HELPERS)
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
 	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS)
+
+# make sanitize: user space (not the BPF object) with ASan + UBSan in its own
+# OUTPUT, then unit and integration tests against it. Every report goes to a
+# file in reports/, which tests/run.sh turns into a failure of the binary
+# that was running; exitcode=86 also fails a tdtrace whose exit code a test
+# checks. Leak checking works as root here (LSan needs ptrace of itself).
+# handle_segv=0: test_cli sends tdtrace SIGSEGV and wants it to die of it;
+# a real bad access is caught before it faults, or still ends in SIGSEGV.
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_REPORTS = $(abspath $(OUTPUT))/reports
+SAN_COMMON = halt_on_error=1:exitcode=86:print_stacktrace=1:handle_segv=0:log_path=$(SAN_REPORTS)/report
+
+sanitize:
+	$(MAKE) OUTPUT=$(OUTPUT)/asan CC=clang CFLAGS="-g -O1 $(SAN_FLAGS)" \
+		LDFLAGS="$(SAN_FLAGS)" HELPER_CFLAGS="-g -O2" sanitize-tests
+
+# Internal, run by sanitize with OUTPUT=build/asan.
+sanitize-tests: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
+	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	ASAN_OPTIONS=$(SAN_COMMON):detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1 \
+	UBSAN_OPTIONS=$(SAN_COMMON) \
+	TDTRACE=$(OUTPUT)/tdtrace RUN_LABEL=asan: RUN_REPORTS=$(SAN_REPORTS) \
+		tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS)
+
+# make valgrind: the unit tests (integration tests run tdtrace as root and
+# are covered by sanitize); a memory error or a definite leak fails.
+VALGRIND := valgrind -q --error-exitcode=87 --leak-check=full --show-leak-kinds=definite \
+	--errors-for-leak-kinds=definite --track-origins=yes
+
+valgrind: $(UNIT_TESTS)
+	RUN_LABEL=valgrind: RUN_WRAPPER="$(VALGRIND)" tests/run.sh $(UNIT_TESTS)
 
 deps:
 	scripts/install-deps.sh
