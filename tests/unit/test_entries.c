@@ -679,8 +679,7 @@ static void test_conserved_diff_and_sum(void **state)
 	push(&r1, ent(2, 2, CG_A, 20, 2));
 	r1.totals.untraced = counts(4, 1);
 	r1.totals.all = counts(34, 4);
-	/* Read 2: 1 ran +5, 3 is new with 8, overflow 2: all 34 + 5 + 8 + 2 = 49, 4 + 1 + 1 + 1
-	 * = 7. */
+	/* Read 2: 1 ran +5, 3 is new (8), overflow 2: all 34 + 5 + 8 + 2 = 49, 4 + 3 = 7 slices. */
 	push(&r2, ent(1, 1, CG_A, 15, 2));
 	push(&r2, ent(2, 2, CG_A, 20, 2));
 	push(&r2, ent(3, 3, CG_B, 8, 1));
