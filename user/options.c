@@ -154,7 +154,7 @@ static const char *given_twice(int c, unsigned int *seen)
  * one line and an escape sequence in it is shown, not obeyed by the
  * terminal. One buffer: one call per message.
  */
-static const char *shown(const char *s, size_t len)
+const char *options_shown(const char *s, size_t len)
 {
 	static char buf[100 * 4 + 4];
 	size_t n = 0, i;
@@ -349,7 +349,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			return OPTIONS_DONE;
 		case ':':
 			fprintf(err, "tdtrace: option '%s' needs a value (see tdtrace --help)\n",
-				shown(argv[optind - 1], (size_t)-1));
+				options_shown(argv[optind - 1], (size_t)-1));
 			return OPTIONS_BAD;
 		default:
 			/*
@@ -364,18 +364,18 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 				fprintf(err,
 					"tdtrace: unknown option, or one that takes no value: "
 					"'%s' (see tdtrace --help)\n",
-					shown(arg, strcspn(arg, "=")));
+					options_shown(arg, strcspn(arg, "=")));
 			} else {
 				char letter[2] = { (char)optopt };
 
 				fprintf(err, "tdtrace: unknown option '-%s' (see tdtrace --help)\n",
-					shown(letter, 1));
+					options_shown(letter, 1));
 			}
 			return OPTIONS_BAD;
 		}
 		if (bad) {
 			fprintf(err, "tdtrace: invalid value '%s' for %s: expected %s\n",
-				shown(optarg, (size_t)-1), bad, what);
+				options_shown(optarg, (size_t)-1), bad, what);
 			return OPTIONS_BAD;
 		}
 		last_optarg = optarg;
@@ -393,7 +393,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 	} else if (optind < argc) {
 		fprintf(err,
 			"tdtrace: unexpected argument '%s' (to trace a command, put it after --)\n",
-			shown(argv[optind], (size_t)-1));
+			options_shown(argv[optind], (size_t)-1));
 		return OPTIONS_BAD;
 	}
 	if (o->per_thread && o->per_cgroup) {

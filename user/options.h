@@ -53,6 +53,12 @@ enum options_result {
 	OPTIONS_BAD,  /* error printed: exit EXIT_USAGE */
 };
 
+/*
+ * An argument as an error line may show it: at most 100 bytes, anything
+ * but printable ASCII as \xHH. One static buffer: one call per message.
+ */
+const char *options_shown(const char *s, size_t len);
+
 /* Parse argv into @o. Help goes to @out, the one-line error to @err. */
 enum options_result options_parse(int argc, char **argv, struct options *o, FILE *out, FILE *err);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* -o FILE: open early, truncate late, leave nothing half-made behind. */
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -37,13 +38,20 @@ int output_file_open(struct output_file *o, const char *path)
 
 int output_file_begin(struct output_file *o)
 {
-	if (o->written || !o->path) {
-		o->written = true;
+	if (o->truncated || !o->path)
 		return 0;
-	}
 	/* A FIFO, a terminal or /dev/null cannot be truncated, and need not be. */
 	if (ftruncate(fileno(o->f), 0) && errno != EINVAL)
 		return -errno;
+	o->truncated = true;
+	return 0;
+}
+
+int output_file_end(struct output_file *o)
+{
+	errno = 0;
+	if (fflush(o->f) || ferror(o->f))
+		return errno ? -errno : -EIO;
 	o->written = true;
 	return 0;
 }

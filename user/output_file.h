@@ -15,7 +15,8 @@ struct output_file {
 	FILE *f;	  /* stdout without -o */
 	const char *path; /* NULL: stdout */
 	bool created;	  /* this run created the file */
-	bool written;	  /* truncated and written to at least once */
+	bool truncated;	  /* emptied for this run's output */
+	bool written;	  /* written to successfully at least once */
 };
 
 /* Open @path (NULL: stdout) for writing. 0 or -errno; @o->f is NULL on error. */
@@ -23,6 +24,9 @@ int output_file_open(struct output_file *o, const char *path);
 
 /* Before each write: empties an existing file the first time. 0 or -errno. */
 int output_file_begin(struct output_file *o);
+
+/* After each write: flush; 0 once the data is out, else -errno. */
+int output_file_end(struct output_file *o);
 
 /* Close; @failed and nothing written: remove a file this run created. */
 void output_file_close(struct output_file *o, bool failed);

@@ -51,13 +51,23 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 		    int nr_cpus, FILE *err)
 {
 	int first_err = 0;
+	char *left_out = NULL;
+	size_t left_out_len = 0;
+	FILE *lines;
 
 	memset(g, 0, sizeof(*g));
+	/* Held back: if no CPU opens, one line says why, not one per CPU. */
+	lines = open_memstream(&left_out, &left_out_len);
+	if (!lines)
+		return -ENOMEM;
 	g->nr_cpus = nr_cpus;
 	g->nr_counters = set->nr;
 	g->fd = malloc(sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
-	if (!g->fd)
+	if (!g->fd) {
+		fclose(lines);
+		free(left_out);
 		return -ENOMEM;
+	}
 	memset(g->fd, -1, sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
@@ -71,9 +81,13 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 			if (fd < 0) {
 				int e = errno;
 
-				if (!first_err)
+				if (!first_err) {
 					first_err = e;
-				fprintf(err, "tdtrace: leaving out CPU %d: failed to open %s: %s\n",
+					snprintf(g->first_failure, sizeof(g->first_failure),
+						 "CPU %d: failed to open %s: %s", cpu,
+						 set->name[role], why(e));
+				}
+				fprintf(lines, "tdtrace: leaving out CPU %d: failed to open %s: %s\n",
 					cpu, set->name[role], why(e));
 				close_cpu(g, cpu);
 				break;
@@ -83,10 +97,18 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 				g->nr_open++;
 		}
 	}
+	fclose(lines);
 	if (!g->nr_open) {
-		cpu_groups_close(g);
+		char why_first[sizeof(g->first_failure)];
+
+		free(left_out);
+		memcpy(why_first, g->first_failure, sizeof(why_first));
+		cpu_groups_close(g); /* clears *g */
+		memcpy(g->first_failure, why_first, sizeof(why_first));
 		return -(first_err ? first_err : ENODEV);
 	}
+	fputs(left_out, err);
+	free(left_out);
 	return 0;
 }
 

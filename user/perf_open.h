@@ -12,12 +12,14 @@ struct cpu_groups {
 	int nr_counters; /* per group */
 	int *fd;	 /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
 	int nr_open;	 /* CPUs whose whole group is open */
+	char first_failure[160]; /* "CPU n: failed to open EVENT: why", or "" */
 };
 
 /*
  * Open @set on each CPU in @cpus[0..nr_cpus) (NULL: all of them). A CPU
- * whose group can't be opened is reported once on @err and left out.
- * Returns 0 if at least one CPU is counted, else -errno of the first failure.
+ * whose group can't be opened is reported once on @err and left out, if
+ * any CPU is counted. Returns 0 if at least one CPU is counted, else
+ * -errno of the first failure, told in @g->first_failure (nothing printed).
  */
 int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const bool *cpus,
 		    int nr_cpus, FILE *err);

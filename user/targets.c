@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 #include <sys/prctl.h>
+#include "options.h"
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -45,20 +46,22 @@ int target_cgroup(const char *mount, const char *arg, struct cgroup_target *t, c
 			snprintf(err, errlen,
 				 "cgroup '%s' is in cgroup v1; tdtrace needs cgroup v2 "
 				 "(mounted at %s)",
-				 arg, mount);
+				 options_shown(arg, (size_t)-1), mount);
 		else
-			snprintf(err, errlen, "cgroup '%s' not found under %s: %s", arg, mount,
-				 strerror(e));
+			snprintf(err, errlen, "cgroup '%s' not found under %s: %s",
+				 options_shown(arg, (size_t)-1), mount, strerror(e));
 		return -e;
 	}
 	/* realpath resolved any "..": the result must still be inside the mount. */
 	if (!under(real, mount)) {
-		snprintf(err, errlen, "cgroup '%s' is outside the cgroup v2 mount %s", arg, mount);
+		snprintf(err, errlen, "cgroup '%s' is outside the cgroup v2 mount %s",
+			 options_shown(arg, (size_t)-1), mount);
 		return -EINVAL;
 	}
 	if (stat(real, &st) || !S_ISDIR(st.st_mode) || statfs(real, &sf) ||
 	    sf.f_type != CGROUP2_SUPER_MAGIC) {
-		snprintf(err, errlen, "'%s' is not a cgroup v2 directory", arg);
+		snprintf(err, errlen, "'%s' is not a cgroup v2 directory",
+			 options_shown(arg, (size_t)-1));
 		return -ENOTDIR;
 	}
 	snprintf(t->rel, sizeof(t->rel), "%s", real[strlen(mount)] ? real + strlen(mount) : "/");

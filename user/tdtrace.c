@@ -180,12 +180,7 @@ static int emit(const struct options *o, struct output_file *out, struct report 
 			output_table(out->f, r, o->top);
 	}
 	report_free(r);
-	if (err)
-		return err;
-	errno = 0;
-	if (fflush(out->f) || ferror(out->f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return err ? err : output_file_end(out);
 }
 
 /* Hybrid parts: the E-cores (cpu_atom) have no TopDown metrics. Say which CPUs go. */
@@ -441,8 +436,8 @@ int main(int argc, char **argv)
 	}
 	err = pmu_discover(opts.sysfs_root, pmu);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to read PMUs under %s: %s\n", opts.sysfs_root,
-			strerror(-err));
+		fprintf(stderr, "tdtrace: failed to read PMUs under %s: %s\n",
+			options_shown(opts.sysfs_root, (size_t)-1), strerror(-err));
 		goto cleanup;
 	}
 	if (opts.probe) {
@@ -452,7 +447,7 @@ int main(int argc, char **argv)
 	if (opts.test_members) {
 		if (counters_software_members(&cs, opts.test_members)) {
 			fprintf(stderr, "tdtrace: invalid value '%s' for --test-members\n",
-				opts.test_members);
+				options_shown(opts.test_members, (size_t)-1));
 			ret = EXIT_USAGE;
 			goto cleanup;
 		}
@@ -470,8 +465,8 @@ int main(int argc, char **argv)
 	}
 	err = output_file_open(&out, opts.output);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n", opts.output,
-			strerror(-err));
+		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n",
+			options_shown(opts.output, (size_t)-1), strerror(-err));
 		goto cleanup;
 	}
 	open_opts.btf_custom_path = opts.btf_path;
@@ -480,7 +475,8 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
 			"CONFIG_DEBUG_INFO_BTF=y (5.10 or later), or --btf FILE\n",
-			opts.btf_path ? opts.btf_path : TD_KERNEL_BTF, strerror(-err));
+			options_shown(opts.btf_path ? opts.btf_path : TD_KERNEL_BTF, (size_t)-1),
+			strerror(-err));
 		goto cleanup;
 	}
 	if (cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount))) {
@@ -507,7 +503,7 @@ int main(int argc, char **argv)
 	err = cpu_groups_open(&groups, &cs, cpus, libbpf_num_possible_cpus(), stderr);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
-			strerror(-err));
+			groups.first_failure[0] ? groups.first_failure : strerror(-err));
 		goto cleanup;
 	}
 	for (int cpu = 0; cpu < groups.nr_cpus; cpu++)
@@ -552,9 +548,20 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.td_entries, entries_size);
 	err = tdtrace__load(skel);
 	if (err) {
-		fprintf(stderr,
-			"tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
-			strerror(-err));
+		char why[128];
+
+		/* libbpf's own codes (4001 and up) mean nothing to strerror. */
+		libbpf_strerror(err, why, sizeof(why));
+		if (opts.btf_path)
+			fprintf(stderr,
+				"tdtrace: failed to load BPF program with --btf %s: %s; is it this "
+				"kernel's BTF? (-v shows libbpf's log)\n",
+				options_shown(opts.btf_path, (size_t)-1), why);
+		else
+			fprintf(stderr,
+				"tdtrace: failed to load BPF program: %s (-v shows the verifier "
+				"log)\n",
+				why);
 		goto cleanup;
 	}
 	err = fill_counter_maps(skel, &groups);
@@ -609,6 +616,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: stop with a summary */
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout or FIFO shows as EPIPE from fflush */
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP; /* a stopped COMMAND has not exited */
@@ -617,6 +625,7 @@ int main(int argc, char **argv)
 	sigemptyset(&blocked);
 	sigaddset(&blocked, SIGINT);
 	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGHUP);
 	sigaddset(&blocked, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
 
@@ -628,8 +637,8 @@ int main(int argc, char **argv)
 	if (opts.command) {
 		err = command_release(&cmd);
 		if (err) {
-			fprintf(stderr, "tdtrace: failed to run '%s': %s\n", opts.command[0],
-				strerror(-err));
+			fprintf(stderr, "tdtrace: failed to run '%s': %s\n",
+				options_shown(opts.command[0], (size_t)-1), strerror(-err));
 			goto cleanup;
 		}
 	}

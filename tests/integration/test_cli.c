@@ -359,7 +359,7 @@ static const struct stop_case stop_cases[] = {
 	{ SIGINT, .code = 0 },
 	{ SIGTERM, .code = 0 },
 	{ SIGPIPE, .ignored = true, .code = 0 },
-	{ SIGHUP, .code = 128 + SIGHUP }, /* the terminal went away: not handled, default */
+	{ SIGHUP, .code = 0 }, /* the terminal went away: stop with a summary, like SIGTERM */
 	{ SIGKILL, .code = 128 + SIGKILL },
 	{ SIGABRT, .code = 128 + SIGABRT },
 	{ SIGSEGV, .code = 128 + SIGSEGV },
