@@ -30,7 +30,9 @@ int entries_reserve(struct entry_set *s, size_t n)
 
 void entries_sort(struct entry_set *s)
 {
-	qsort(s->v, s->nr, sizeof(*s->v), cmp_entry);
+	/* An empty set may have no buffer, and qsort must not get NULL. */
+	if (s->nr)
+		qsort(s->v, s->nr, sizeof(*s->v), cmp_entry);
 }
 
 void entries_free(struct entry_set *s)
@@ -317,7 +319,8 @@ int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *vi
 		view->cgroups[nr_cgroups].id = s->v[i].key.cgroup_id;
 		view->cgroups[nr_cgroups++].c = s->v[i].c;
 	}
-	qsort(view->cgroups, nr_cgroups, sizeof(*view->cgroups), cmp_cgroup_sample);
+	if (nr_cgroups)
+		qsort(view->cgroups, nr_cgroups, sizeof(*view->cgroups), cmp_cgroup_sample);
 	view->nr_cgroups = 0;
 	for (size_t i = 0; i < nr_cgroups; i++) {
 		struct cgroup_sample *last = view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1]

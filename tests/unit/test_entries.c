@@ -209,7 +209,7 @@ static void test_sort_reserve_free(void **state)
 	entries_free(&s);
 	assert_null(s.v);
 	assert_int_equal(s.nr + s.cap, 0);
-	/* Sorting and freeing an empty set are fine, twice too. */
+	/* Sorting (no qsort of NULL) and freeing an empty set are fine, twice too. */
 	entries_sort(&s);
 	entries_free(&s);
 	entries_free(&s);
@@ -1133,6 +1133,14 @@ static void test_view(void **state)
 	s.nr = 0;
 	assert_int_equal(entries_view(&s, true, &v), 0);
 	assert_int_equal(v.nr_tasks + v.nr_cgroups, 0);
+	/* Empty, into a view with no buffers yet (make sanitize: no qsort of NULL). */
+	{
+		struct snapshot fresh = { 0 };
+
+		assert_int_equal(entries_view(&s, true, &fresh), 0);
+		assert_int_equal(fresh.nr_tasks + fresh.nr_cgroups, 0);
+		snapshot_free(&fresh);
+	}
 
 	entries_free(&s);
 	snapshot_free(&v);
