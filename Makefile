@@ -6,6 +6,7 @@
 #   make test       build and run every test (packages already there)
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
+#   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
@@ -32,8 +33,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all run check test unit integration sanitize sanitize-tests valgrind bench vmlinux deps \
-	clean
+.PHONY: all run check test unit integration sanitize sanitize-tests valgrind fuzz bench vmlinux \
+	deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
@@ -128,6 +129,27 @@ VALGRIND := valgrind -q --error-exitcode=87 --leak-check=full --show-leak-kinds=
 
 valgrind: $(UNIT_TESTS)
 	RUN_LABEL=valgrind: RUN_WRAPPER="$(VALGRIND)" tests/run.sh $(UNIT_TESTS)
+
+# make fuzz: libFuzzer targets, each built with the parsers it feeds, run
+# for FUZZ_SECONDS on its seed corpus in fuzz/corpus/ (see fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_OUTPUT := $(OUTPUT)/fuzz
+FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
+FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,pmu container options cgroupfs)
+FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+$(FUZZ_OUTPUT)/user:
+	mkdir -p $@
+
+$(FUZZ_OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) include/tdtrace.h | $(FUZZ_OUTPUT)/user
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_OUTPUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJS) -o $@
+
+fuzz: $(FUZZERS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARTIFACTS=$(FUZZ_OUTPUT)/artifacts fuzz/run.sh $(FUZZERS)
 
 deps:
 	scripts/install-deps.sh
