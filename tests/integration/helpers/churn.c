@@ -7,7 +7,7 @@
  *  1. Wait for one byte on stdin (the caller moves it into a cgroup
  *     first); end of file exits 3.
  *  2. In WAVES waves spread over MS milliseconds, create PROCS processes
- *     in all, each of which burns a few microseconds and exits:
+ *     in all, which spin for 100 us (threads 50 us) unless told otherwise:
  *       - EXECS of them exec /bin/true;
  *       - THREADS / 10 of them start 10 threads each; half of those join
  *         their threads, the other half exit while the threads still
@@ -48,6 +48,8 @@
 #include <sys/wait.h>
 
 #define THREADS_PER_HOLDER 10
+/* CPU time a child burns: enough that the switches around it are a small part. */
+#define BURN_US		   100
 
 struct shared {
 	long threads; /* created by the children, summed atomically */
@@ -74,7 +76,7 @@ static void burn_us(long us)
 
 static void *thread_body(void *block)
 {
-	burn_us(20);
+	burn_us(BURN_US / 2);
 	if (block)
 		for (;;)
 			pause(); /* until the process exits under it */
@@ -121,7 +123,7 @@ static void mover(void)
 	if (fd >= 0)
 		close(fd);
 	__atomic_fetch_add(ok ? &shared->moved : &shared->move_failures, 1, __ATOMIC_RELAXED);
-	burn_us(10);
+	burn_us(BURN_US);
 	_exit(0);
 }
 
@@ -142,7 +144,7 @@ static void child(enum kind k)
 		mover();
 		break;
 	default:
-		burn_us(10);
+		burn_us(BURN_US);
 		_exit(0);
 	}
 }
