@@ -158,7 +158,8 @@ int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_nam
 			goto fail;
 	}
 
-	qsort(cv, ncv, sizeof(*cv), cmp_contribution);
+	if (ncv) /* cv is NULL when nothing contributed: qsort must not see it */
+		qsort(cv, ncv, sizeof(*cv), cmp_contribution);
 	for (size_t i = 0; i < ncv;) {
 		struct cgroup_row r = { 0 };
 		size_t j;
