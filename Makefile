@@ -159,8 +159,19 @@ run: deps
 	$(MAKE) all
 	scripts/demo.sh $(OUTPUT)/tdtrace
 
+# Every part runs even after another failed. Each appends its counts to a
+# tally; tests/run.sh --total prints them and then the sum, the one closing
+# line CI reads, and fails if any part failed (or broke before it counted).
+CHECK_PARTS := test sanitize valgrind fuzz
+
 check: deps
-	$(MAKE) test
+	@tally=$(abspath $(OUTPUT))/check.tally; mkdir -p $(OUTPUT) && : > $$tally; \
+	for part in $(CHECK_PARTS); do \
+		n=$$(wc -l < $$tally); \
+		RUN_TALLY=$$tally $(MAKE) $$part || [ $$(wc -l < $$tally) -gt $$n ] || \
+			echo "$$part 0 1 0" >> $$tally; \
+	done; \
+	tests/run.sh --total $$tally
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(ARCH)/vmlinux.h
