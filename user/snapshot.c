@@ -39,8 +39,11 @@ int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups)
 
 void snapshot_sort(struct snapshot *s)
 {
-	qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
-	qsort(s->cgroups, s->nr_cgroups, sizeof(*s->cgroups), cmp_cgroup);
+	/* An empty snapshot may have no arrays yet: qsort must not see NULL. */
+	if (s->nr_tasks)
+		qsort(s->tasks, s->nr_tasks, sizeof(*s->tasks), cmp_task);
+	if (s->nr_cgroups)
+		qsort(s->cgroups, s->nr_cgroups, sizeof(*s->cgroups), cmp_cgroup);
 }
 
 void snapshot_free(struct snapshot *s)
