@@ -8,6 +8,7 @@
 #   make valgrind   the unit tests under valgrind
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
+#   make soak       10 minutes under a mixed load, checked (SOAK_SECONDS=600)
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
 OUTPUT ?= build
@@ -33,7 +34,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all run check test unit integration sanitize sanitize-tests valgrind fuzz bench vmlinux \
+.PHONY: all run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
 	deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
@@ -89,6 +90,11 @@ bench: deps
 	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
 	bench/run.sh
 	bench/userspace.sh
+
+# Not in make check (it takes 10 minutes); its result is quoted in BENCHMARKS.md.
+soak: deps
+	$(MAKE) $(OUTPUT)/tdtrace
+	bench/soak.sh
 
 unit: $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)
