@@ -380,6 +380,30 @@ static inline char *itest_stderr(const struct itest_proc *p)
 }
 
 /*
+ * tdtrace exited before counting (itest_tdtrace_start gave -ECHILD). Exit
+ * 1 naming BPF or BTF means this kernel cannot run it at all: a reason to
+ * skip goes to @skip and true is returned. Anything else is a failure,
+ * told in @error. Releases @td either way.
+ */
+static inline bool itest_early_exit(struct itest_proc *td, char *skip, size_t skip_len,
+				    char *error, size_t error_len)
+{
+	char *e = itest_stderr(td);
+	bool can_not_run =
+		itest_exit_code(td) == 1 && e && (strstr(e, "BPF") || strstr(e, "BTF"));
+
+	if (can_not_run)
+		snprintf(skip, skip_len, "tdtrace --software cannot load its BPF programs here: %s",
+			 e);
+	else
+		snprintf(error, error_len, "%s exited %d before counting; stderr: %s",
+			 itest_tdtrace_path(), itest_exit_code(td), e ? e : "");
+	free(e);
+	itest_proc_release(td);
+	return can_not_run;
+}
+
+/*
  * Run a command to the end with a timeout (then SIGKILL). Fills p (caller
  * releases it). Returns 0, -ETIMEDOUT or -errno.
  */

@@ -417,19 +417,9 @@ static void do_run(struct run *r, bool system_wide)
 
 	err = itest_tdtrace_start(&td, 0, START_MS, args);
 	if (err == -ECHILD) {
-		char *e = itest_stderr(&td);
-
-		if (itest_exit_code(&td) == 1 && e && (strstr(e, "BPF") || strstr(e, "BTF"))) {
-			snprintf(skip_reason, sizeof(skip_reason),
-				 "tdtrace --software cannot load its BPF programs here: %s", e);
+		if (itest_early_exit(&td, skip_reason, sizeof(skip_reason), r->error,
+				     sizeof(r->error)))
 			r->skip = skip_reason;
-		} else {
-			snprintf(r->error, sizeof(r->error),
-				 "%s exited %d before counting; stderr: %s", itest_tdtrace_path(),
-				 itest_exit_code(&td), e ? e : "");
-		}
-		free(e);
-		itest_proc_release(&td);
 		remove_cgroups(r);
 		return;
 	}
