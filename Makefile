@@ -25,9 +25,14 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Ius
 override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf
 
-MAIN_SRC := user/tdtrace.c
-LIB_SRCS := $(filter-out $(MAIN_SRC),$(wildcard user/*.c))
-LIB_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(LIB_SRCS))
+# user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
+# make no libbpf calls and are what unit tests link; tracer/ drives BPF.
+USER_DIRS := cli host model tracer output
+PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output))
+TRACER_SRCS := $(wildcard user/tracer/*.c)
+PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
+LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))
+USER_HDRS := $(wildcard user/*/*.h)
 SKEL := $(OUTPUT)/tdtrace.skel.h
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -42,7 +47,7 @@ MAKEFLAGS += --no-print-directory
 
 all: $(OUTPUT)/tdtrace
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
@@ -53,18 +58,25 @@ $(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/perf_event_array.h include/tdtrac
 $(SKEL): $(OUTPUT)/tdtrace.bpf.o
 	$(BPFTOOL) gen skeleton $< name tdtrace > $@
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) include/tdtrace.h $(SKEL) | $(OUTPUT)/user
+$(OUTPUT)/user/tdtrace.o: user/tdtrace.c $(USER_HDRS) include/tdtrace.h $(SKEL) | $(OUTPUT)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/user/tracer/%.o: user/tracer/%.c $(USER_HDRS) include/tdtrace.h $(SKEL) | $(OUTPUT)/user/tracer
+	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/user/%.o: user/%.c $(USER_HDRS) include/tdtrace.h | $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS))
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ $(LDFLAGS) $(LDLIBS) -o $@
 
-# Unit tests link every user/ object but main; integration tests drive build/tdtrace.
-$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS) | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -lcmocka -ljansson -o $@
+# Unit tests link the pure objects, without libbpf; integration tests drive build/tdtrace.
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests $< $(PURE_OBJS) $(LDFLAGS) -lm -lcmocka -ljansson -o $@
 
-$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(OUTPUT)/user/cgroupfs.o | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests/integration $< $(OUTPUT)/user/cgroupfs.o $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(OUTPUT)/user/host/cgroupfs.o | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(OUTPUT)/user/host/cgroupfs.o $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.
@@ -141,14 +153,12 @@ valgrind: $(UNIT_TESTS)
 FUZZ_SECONDS ?= 60
 FUZZ_OUTPUT := $(OUTPUT)/fuzz
 FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
-FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,pmu container options cgroupfs)
+FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/container cli/options host/cgroupfs)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 
-$(FUZZ_OUTPUT)/user:
-	mkdir -p $@
-
-$(FUZZ_OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) include/tdtrace.h | $(FUZZ_OUTPUT)/user
+$(FUZZ_OUTPUT)/user/%.o: user/%.c $(USER_HDRS) include/tdtrace.h
+	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_OUTPUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)

@@ -16,8 +16,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "floor.skel.h"
-#include "counters.h"
-#include "perf_open.h"
+#include "model/counters.h"
+#include "tracer/perf_open.h"
 
 static volatile sig_atomic_t stop;
 

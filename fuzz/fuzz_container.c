@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for container_parse() (user/container.c), which names
+ * libFuzzer target for container_parse() (user/model/container.c), which names
  * the cgroup rows of --containers. The input, cut at its first NUL, is a
  * cgroup path as the kernel reports it (any bytes: cgroup names are chosen
  * by whoever can mkdir in the tree). Checks, beyond no crash:
@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include "container.h"
+#include "model/container.h"
 
 #define MAX_INPUT 4096
 

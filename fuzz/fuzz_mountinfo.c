@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for cgroup2_find_mount() (user/cgroupfs.c), which finds
+ * libFuzzer target for cgroup2_find_mount() (user/host/cgroupfs.c), which finds
  * the cgroup2 mount point in /proc/self/mountinfo. It reads a file, so the
  * input (any bytes, NULs too) is written to a memfd and read back through
  * /proc/self/fd/N, the same getline path as the real file. Checks, beyond
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "cgroupfs.h"
+#include "host/cgroupfs.h"
 
 static int fd = -1;
 static char file[32];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for options_parse() (user/options.c). The input is a
+ * libFuzzer target for options_parse() (user/cli/options.c). The input is a
  * command line after "tdtrace": its words separated by NUL bytes, so
  * "-c\0/x\0--\0sh" is `tdtrace -c /x -- sh`. Help and errors go to memory
  * streams. Checks, beyond no crash:
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "cli/options.h"
 
 #define MAX_INPUT 4096
 #define MAX_ARGS  64

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the sysfs parsers in user/pmu.c. The input, cut at
+ * libFuzzer target for the sysfs parsers in user/host/pmu.c. The input, cut at
  * its first NUL, is what a PMU's sysfs file could hold; it is given to all
  * three parsers, since any of these files may be read by any of them on a
  * broken or hostile system:
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pmu.h"
+#include "host/pmu.h"
 
 #define MAX_INPUT 4096
 #define NR_CPUS	  1024

@@ -24,17 +24,19 @@
 #include <bpf/libbpf.h>
 #include "tdtrace.h" /* before the skeleton, whose .bss uses its types */
 #include "tdtrace.skel.h"
-#include "cgroupfs.h"
-#include "collect.h"
-#include "counters.h"
-#include "options.h"
-#include "output_file.h"
-#include "perf_open.h"
-#include "pmu.h"
-#include "preflight.h"
-#include "probe.h"
-#include "report.h"
-#include "targets.h"
+#include "host/cgroupfs.h"
+#include "tracer/collect.h"
+#include "model/counters.h"
+#include "cli/options.h"
+#include "output/file.h"
+#include "tracer/perf_open.h"
+#include "host/pmu.h"
+#include "host/preflight.h"
+#include "output/probe.h"
+#include "model/report.h"
+#include "output/json.h"
+#include "output/table.h"
+#include "host/targets.h"
 
 static volatile sig_atomic_t exiting, exiting_by_kill, child_exited;
 

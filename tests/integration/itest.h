@@ -42,7 +42,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-#include "cgroupfs.h"
+#include "host/cgroupfs.h"
 #include <jansson.h>
 
 #define ITEST_MAX_CHILDREN 32
@@ -497,7 +497,7 @@ static inline int itest_signal_and_wait(struct itest_proc *p, int sig, long time
 
 /* -------------------------------------------------------------- cgroups */
 
-/* The cgroup2 mount point, found by tdtrace's own user/cgroupfs.c (unit-tested there). */
+/* The cgroup2 mount point, found by tdtrace's own user/host/cgroupfs.c (unit-tested there). */
 static inline int itest_cgroup2_mount(char *path, size_t len)
 {
 	return cgroup2_find_mount("/proc/self/mountinfo", path, len);

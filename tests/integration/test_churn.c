@@ -29,7 +29,7 @@
  */
 #include "itest.h"
 
-#include "entries.h" /* TD_FOLDED_ID, struct td_key */
+#include "model/entries.h" /* TD_FOLDED_ID, struct td_key */
 #include <linux/bpf.h>
 #include <linux/types.h>
 #include <math.h>

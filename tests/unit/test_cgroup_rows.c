@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "cgroup_rows.h"
+#include "model/cgroup_rows.h"
 
 /* A names table by hand (sorted by id), so no file system is involved. */
 static struct cgroup_name name_table[] = {

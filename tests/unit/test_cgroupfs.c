@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/cgroupfs.h: the cgroup2 mount from mountinfo files
+ * Unit tests for user/host/cgroupfs.h: the cgroup2 mount from mountinfo files
  * (tests/fixtures/mountinfo, run from the repository root), and cgroup id
  * -> path names on a temporary directory tree standing in for the cgroup
  * file system (ids are inode numbers, as on cgroup v2).
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
-#include "cgroupfs.h"
+#include "host/cgroupfs.h"
 
 #define MOUNTINFO "tests/fixtures/mountinfo/"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/container.h: every case of tests/fixtures/cgroup_paths.txt
+ * Unit tests for user/model/container.h: every case of tests/fixtures/cgroup_paths.txt
  * (run from the repository root), then errors, truncation of long names
  * (run under valgrind or -fsanitize=address,undefined to see overflows), and
  * invariants over generated paths.
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container.h"
+#include "model/container.h"
 
 #define FIXTURE "tests/fixtures/cgroup_paths.txt"
 

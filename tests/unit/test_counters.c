@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "counters.h"
+#include "model/counters.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 

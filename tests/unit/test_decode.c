@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the decode layer, written from the contract in
- * user/decode.h. Every expected value is computed by hand in the comments.
+ * user/model/decode.h. Every expected value is computed by hand in the comments.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode.h"
+#include "model/decode.h"
 
 /* cmocka's assert_float_equal() goes through float: too coarse here. */
 #define EPS 1e-12

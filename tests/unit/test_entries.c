@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entries.h"
+#include "model/entries.h"
 
 #define CG_A 100
 #define CG_B 200

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "json.h"
+#include "output/json_writer.h"
 #include "tdtrace.h"
 
 static const char fffd[] = "\xef\xbf\xbd";

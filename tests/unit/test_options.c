@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/options.h: defaults, every option, one-line errors
+ * Unit tests for user/cli/options.h: defaults, every option, one-line errors
  * for bad values, --help/--version, and parsing twice in one process.
  */
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "cli/options.h"
 
 /* An argv for options_parse: "tdtrace" first, NULL last. */
 #define ARGV(...) ((char *[]){ "tdtrace", __VA_ARGS__, NULL })

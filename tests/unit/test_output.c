@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/report.h: report_build() on a hand-made snapshot,
+ * Unit tests for user/model/report.h: report_build() on a hand-made snapshot,
  * then output_json() (every line must parse with jansson) and
  * output_table() (only printable ASCII, the right rows in the right order).
  * TopDown counter sets come from the sysfs fixtures; run from the
@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "model/report.h"
+#include "output/json.h"
+#include "output/table.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "pmu.h"
+#include "host/pmu.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 

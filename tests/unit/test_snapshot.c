@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/snapshot.h: the report input's buffers, sorting and
+ * Unit tests for user/model/snapshot.h: the report input's buffers, sorting and
  * the per-CPU totals arithmetic (differences are tested in test_entries.c).
  */
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 /* A task whose every counter is @base + role, with @slices slices. */
 static struct task_sample task(__u32 id, __u64 start_ns, __u64 base, __u64 slices)

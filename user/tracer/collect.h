@@ -7,7 +7,7 @@
 #define TD_COLLECT_H
 
 #include <stdbool.h>
-#include "entries.h"
+#include "model/entries.h"
 
 /*
  * Per entry, the half closed at the previous read, as read then: the half

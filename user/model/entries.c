@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
-#include "decode.h"
-#include "entries.h"
+#include "model/array.h"
+#include "model/decode.h"
+#include "model/entries.h"
 
 int td_key_cmp(const struct td_key *a, const struct td_key *b)
 {

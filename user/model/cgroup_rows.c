@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
-#include "cgroup_rows.h"
-#include "decode.h"
+#include "model/array.h"
+#include "model/cgroup_rows.h"
+#include "model/decode.h"
 
 struct contribution {
 	const char *path; /* not NUL-terminated at len: a prefix of a sample's path */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "array.h"
-#include "cgroupfs.h"
+#include "model/array.h"
+#include "host/cgroupfs.h"
 
 /*
  * mountinfo escapes space, tab, newline and backslash as \ooo. The kernel

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "collect.h"
-#include "decode.h"
+#include "tracer/collect.h"
+#include "model/decode.h"
 
 int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
 		   int flush_fd, bool *cpus)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "counters.h"
+#include "model/counters.h"
 
 struct cpu_groups {
 	int nr_cpus;	 /* possible CPUs: the perf event arrays' size */

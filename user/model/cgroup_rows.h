@@ -8,9 +8,9 @@
 #define TD_CGROUP_ROWS_H
 
 #include <stdbool.h>
-#include "cgroupfs.h"
-#include "container.h"
-#include "snapshot.h"
+#include "host/cgroupfs.h"
+#include "model/container.h"
+#include "model/snapshot.h"
 
 struct cgroup_rows_opts {
 	int depth;		  /* rows no deeper than this (-1: any); deeper ones roll up */

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
-#include "pmu.h"
-#include "preflight.h"
+#include "host/pmu.h"
+#include "host/preflight.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "output/json_writer.h"
 
 /*
  * Length of the valid UTF-8 sequence starting at @s (at most @n bytes

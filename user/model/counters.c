@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "counters.h"
+#include "model/counters.h"
 
 /* The kernel doc asks for GROUP on the metric events; times give multiplexing. */
 #define TD_READ_FORMAT                                                                             \

@@ -4,8 +4,8 @@
 #define TD_PROBE_H
 
 #include <stdio.h>
-#include "options.h"
-#include "pmu.h"
+#include "cli/options.h"
+#include "host/pmu.h"
 
 /* Print the report to @f. Returns EXIT_OK. */
 int probe_print(FILE *f, const struct pmu_info *pmu, const struct options *o);

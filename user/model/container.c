@@ -23,7 +23,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "container.h"
+#include "model/container.h"
 
 #define ID_HEX	 64
 #define ID_SHORT 12

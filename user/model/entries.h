@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "tdtrace.h"
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 struct entry {
 	struct td_key key;

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "cli/options.h"
 
 #define TDTRACE_VERSION "0.1"
 

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One interval (or the whole run) ready to print: rows named and decoded,
- * sorted by slots. Built from a snapshot; printed by output_table/output_json.
+ * sorted by slots. Built from a snapshot; printed by output/table.c and
+ * output/json.c.
  */
 #ifndef TD_REPORT_H
 #define TD_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "cgroup_rows.h"
-#include "cgroupfs.h"
-#include "counters.h"
-#include "decode.h"
-#include "snapshot.h"
+#include "model/cgroup_rows.h"
+#include "host/cgroupfs.h"
+#include "model/counters.h"
+#include "model/decode.h"
+#include "model/snapshot.h"
 
 struct row {
 	const struct td_counts *c;     /* what the row shows: a cgroup's whole subtree */
@@ -57,9 +58,5 @@ struct report {
 int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names);
 
 void report_free(struct report *r);
-
-/* Output: human table (top @top rows per table) or JSON lines (every row). */
-void output_table(FILE *f, const struct report *r, unsigned int top);
-void output_json(FILE *f, const struct report *r);
 
 #endif /* TD_REPORT_H */

@@ -5,8 +5,8 @@
  * a field changes meaning or goes away.
  */
 #include <math.h>
-#include "json.h"
-#include "report.h"
+#include "output/json_writer.h"
+#include "output/json.h"
 
 #define TD_JSON_SCHEMA 1
 

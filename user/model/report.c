@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "model/report.h"
 
 struct slots_ref {
 	double slots; /* the scaled value, as shown: multiplexed rows are scaled up */

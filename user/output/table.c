@@ -2,7 +2,7 @@
 /* The human table: one block per interval, and one for the whole run. */
 #include <string.h>
 #include <time.h>
-#include "report.h"
+#include "output/table.h"
 
 /* Level 2 columns, children under their L1 parent in the FE, BAD, BE, RET order. */
 static const int l2_order[TD_NR_L2] = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Decode slot-scaled TopDown counts into fractions. See decode.h. */
 #include <string.h>
-#include "decode.h"
+#include "model/decode.h"
 
 const char *const td_l1_perf_names[TD_NR_L1] = {
 	"tma_retiring",

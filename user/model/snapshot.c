@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
-#include "decode.h"
-#include "snapshot.h"
+#include "model/array.h"
+#include "model/decode.h"
+#include "model/snapshot.h"
 
 int task_key_cmp(const struct td_task_key *a, const struct td_task_key *b)
 {

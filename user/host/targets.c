@@ -11,11 +11,11 @@
 #include <unistd.h>
 #include <linux/magic.h>
 #include <sys/prctl.h>
-#include "options.h"
+#include "cli/options.h"
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
-#include "targets.h"
+#include "host/targets.h"
 
 static bool under(const char *path, const char *dir)
 {

@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "output_file.h"
+#include "output/file.h"
 
 int output_file_open(struct output_file *o, const char *path)
 {

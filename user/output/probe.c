@@ -2,9 +2,9 @@
 /* tdtrace --probe: one line per thing tdtrace needs, with what was found. */
 #include <string.h>
 #include <sys/utsname.h>
-#include "cgroupfs.h"
-#include "preflight.h"
-#include "probe.h"
+#include "host/cgroupfs.h"
+#include "host/preflight.h"
+#include "output/probe.h"
 
 int probe_print(FILE *f, const struct pmu_info *pmu, const struct options *o)
 {

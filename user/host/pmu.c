@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "pmu.h"
+#include "host/pmu.h"
 
 #define DEVICES_DIR  "sys/bus/event_source/devices"
 #define ONLINE_FILE  "sys/devices/system/cpu/online"

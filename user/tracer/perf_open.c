@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include "perf_open.h"
+#include "tracer/perf_open.h"
 
 static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
