@@ -75,8 +75,10 @@ $(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests $< $(PURE_OBJS) $(LDFLAGS) -lm -lcmocka -ljansson -o $@
 
-$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(OUTPUT)/user/host/cgroupfs.o | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests/integration $< $(OUTPUT)/user/host/cgroupfs.o $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+# Integration tests find the cgroup2 mount with tdtrace's own code.
+ITEST_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
+$(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.

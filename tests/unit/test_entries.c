@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/entries.h"
+#include "sorted_snapshot.h"
 
 #define CG_A 100
 #define CG_B 200

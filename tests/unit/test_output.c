@@ -21,6 +21,7 @@
 #include "model/report.h"
 #include "output/json.h"
 #include "output/table.h"
+#include "sorted_snapshot.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 
@@ -105,6 +106,7 @@ struct fx {
 	struct counter_set cs;
 	struct snapshot s;
 	struct cgroup_names names;
+	struct report_config cfg;
 	struct report r;
 	char *out;
 	size_t len;
@@ -160,7 +162,8 @@ static void build_snapshot(struct snapshot *s, bool software)
 static void fx_report(struct fx *fx)
 {
 	memset(&fx->r, 0, sizeof(fx->r));
-	fx->r.counters = &fx->cs;
+	fx->cfg.counters = &fx->cs;
+	fx->r.cfg = &fx->cfg;
 	fx->r.nr_cpus = 4;
 	fx->r.duration_s = 1.0;
 	fx->r.elapsed_s = 3.0;
@@ -623,7 +626,7 @@ static void test_json_per_thread_summary(void **state)
 	struct lines *l = &fx->l;
 	json_t *o;
 
-	fx->r.per_thread = true;
+	fx->cfg.per_thread = true;
 	fx->r.summary = true;
 	render_json(fx);
 	parse_lines(fx, l);
@@ -924,7 +927,7 @@ static void test_table_per_thread(void **state)
 	struct fx *fx = *state;
 	static struct table t;
 
-	fx->r.per_thread = true;
+	fx->cfg.per_thread = true;
 	render_table(fx, 10);
 	assert_terminal_safe(fx);
 	split_table(fx, &t);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/model/snapshot.h: the report input's buffers, sorting and
- * the per-CPU totals arithmetic (differences are tested in test_entries.c).
+ * Unit tests for user/model/snapshot.h and user/model/counts.h: the
+ * report input's buffers, the per-CPU totals arithmetic, the key order
+ * and the sorted merge (differences are tested in test_entries.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/counts.h"
 #include "model/snapshot.h"
 
 /* A task whose every counter is @base + role, with @slices slices. */
@@ -48,18 +50,6 @@ static struct cgroup_sample cgroup(__u64 id, __u64 base, __u64 slices)
 	c.c.running_ns = 5 * base;
 	c.c.slices = slices;
 	return c;
-}
-
-static void add_task(struct snapshot *s, struct task_sample t)
-{
-	assert_int_equal(snapshot_reserve(s, s->nr_tasks + 1, s->cap_cgroups), 0);
-	s->tasks[s->nr_tasks++] = t;
-}
-
-static void add_cgroup(struct snapshot *s, struct cgroup_sample c)
-{
-	assert_int_equal(snapshot_reserve(s, s->cap_tasks, s->nr_cgroups + 1), 0);
-	s->cgroups[s->nr_cgroups++] = c;
 }
 
 static void fill_totals(struct td_cpu_totals *t, __u64 base)
@@ -152,77 +142,72 @@ static void test_totals_every_field(void **state)
 	}
 }
 
-static void test_sort(void **state)
-{
-	struct snapshot s = { 0 };
-	static const struct {
-		__u32 id;
-		__u64 start;
-	} order[] = {
-		{ 0, 0 }, { 1, 5 }, { 1, 9 }, { 2, 0 }, { 2, 1 }, { 7, 3 }, { 0xffffffff, 0 },
-	};
-	static const __u64 ids[] = { 0, 1, 2, 1000, 1ULL << 40, ~0ULL };
-
-	(void)state;
-	/* Added in a scrambled order. */
-	add_task(&s, task(2, 1, 0, 1));
-	add_task(&s, task(0xffffffff, 0, 0, 1));
-	add_task(&s, task(1, 9, 0, 1));
-	add_task(&s, task(0, 0, 0, 1));
-	add_task(&s, task(7, 3, 0, 1));
-	add_task(&s, task(1, 5, 0, 1));
-	add_task(&s, task(2, 0, 0, 1));
-	add_cgroup(&s, cgroup(1000, 0, 1));
-	add_cgroup(&s, cgroup(~0ULL, 0, 1));
-	add_cgroup(&s, cgroup(0, 0, 1));
-	add_cgroup(&s, cgroup(1ULL << 40, 0, 1));
-	add_cgroup(&s, cgroup(2, 0, 1));
-	add_cgroup(&s, cgroup(1, 0, 1));
-
-	snapshot_sort(&s);
-	assert_int_equal(s.nr_tasks, sizeof(order) / sizeof(order[0]));
-	for (size_t i = 0; i < s.nr_tasks; i++) {
-		assert_int_equal(s.tasks[i].key.id, order[i].id);
-		assert_int_equal(s.tasks[i].key.start_ns, order[i].start);
-		/* Values travel with their keys. */
-		assert_int_equal(s.tasks[i].val.tgid, order[i].id);
-	}
-	assert_int_equal(s.nr_cgroups, sizeof(ids) / sizeof(ids[0]));
-	for (size_t i = 0; i < s.nr_cgroups; i++)
-		assert_true(s.cgroups[i].id == ids[i]);
-
-	/* Sorting an empty snapshot is fine. */
-	snapshot_free(&s);
-	snapshot_sort(&s);
-	assert_int_equal(s.nr_tasks, 0);
-}
-
+/* td_key_cmp, the one order of entries: id, then start time, then cgroup. */
 static void test_key_cmp(void **state)
 {
-	struct td_task_key a = { .id = 5, .start_ns = 100 }, b = a;
+	struct td_key a = { .id = 5, .start_ns = 100, .cgroup_id = 7 }, b = a;
 
 	(void)state;
-	assert_int_equal(task_key_cmp(&a, &b), 0);
+	assert_int_equal(td_key_cmp(&a, &b), 0);
 	b.start_ns = 101;
-	assert_true(task_key_cmp(&a, &b) < 0);
-	assert_true(task_key_cmp(&b, &a) > 0);
+	assert_true(td_key_cmp(&a, &b) < 0);
+	assert_true(td_key_cmp(&b, &a) > 0);
 	/* id first: a smaller id with a later start is still smaller. */
 	b.id = 4;
 	b.start_ns = ~0ULL;
-	assert_true(task_key_cmp(&b, &a) < 0);
-	assert_true(task_key_cmp(&a, &b) > 0);
+	assert_true(td_key_cmp(&b, &a) < 0);
+	assert_true(td_key_cmp(&a, &b) > 0);
+	/* cgroup last: same task, smaller cgroup first; a task's entries are neighbours. */
+	b = a;
+	b.cgroup_id = 6;
+	assert_true(td_key_cmp(&b, &a) < 0);
+	assert_true(td_same_task(&a, &b));
+	b.start_ns = 99;
+	assert_false(td_same_task(&a, &b));
 	/* No overflow on extreme values. */
 	a.id = 0xffffffff;
 	b.id = 0;
-	assert_true(task_key_cmp(&a, &b) > 0);
+	assert_true(td_key_cmp(&a, &b) > 0);
 	a.id = b.id = 1;
 	a.start_ns = ~0ULL;
 	b.start_ns = 0;
-	assert_true(task_key_cmp(&a, &b) > 0);
+	assert_true(td_key_cmp(&a, &b) > 0);
+	a.start_ns = b.start_ns;
+	a.cgroup_id = ~0ULL;
+	b.cgroup_id = 0;
+	assert_true(td_key_cmp(&a, &b) > 0);
 	/* The padding does not take part. */
-	a = (struct td_task_key){ .id = 3, .pad = 1, .start_ns = 9 };
-	b = (struct td_task_key){ .id = 3, .pad = 2, .start_ns = 9 };
-	assert_int_equal(task_key_cmp(&a, &b), 0);
+	a = (struct td_key){ .id = 3, .pad = 1, .start_ns = 9, .cgroup_id = 2 };
+	b = (struct td_key){ .id = 3, .pad = 2, .start_ns = 9, .cgroup_id = 2 };
+	assert_int_equal(td_key_cmp(&a, &b), 0);
+}
+
+/* td_key_seek: the sorted merge every join of two key-sorted arrays uses. */
+static void test_key_seek(void **state)
+{
+	struct td_key v[] = { { .id = 1 }, { .id = 2 }, { .id = 2, .cgroup_id = 5 }, { .id = 9 } };
+	struct td_key k = { .id = 2, .cgroup_id = 5 };
+	size_t j = 0, n = sizeof(v) / sizeof(v[0]);
+
+	(void)state;
+	assert_ptr_equal(TD_SEEK_KEYS(v, n, &j, &k), &v[2]);
+	assert_int_equal(j, 2);
+	/* Not there: NULL, and the cursor rests on the first key above it. */
+	k.id = 3;
+	assert_null(TD_SEEK_KEYS(v, n, &j, &k));
+	assert_int_equal(j, 3);
+	/* Never moves back: a key below the cursor is not found again. */
+	k.id = 1;
+	assert_null(TD_SEEK_KEYS(v, n, &j, &k));
+	assert_int_equal(j, 3);
+	/* Past the end. */
+	k.id = 10;
+	assert_null(TD_SEEK_KEYS(v, n, &j, &k));
+	assert_int_equal(j, n);
+	/* An empty array. */
+	j = 0;
+	assert_null(TD_SEEK_KEYS(v, 0, &j, &k));
+	assert_int_equal(j, 0);
 }
 
 static void test_reserve_growth(void **state)
@@ -295,7 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_totals_sub_add),
 		cmocka_unit_test(test_totals_every_field),
-		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_key_seek),
 		cmocka_unit_test(test_key_cmp),
 		cmocka_unit_test(test_reserve_growth),
 		cmocka_unit_test(test_reserve_one_side),

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include "model/array.h"
 #include "host/cgroupfs.h"
+#include "model/snapshot.h"
 
 /*
  * mountinfo escapes space, tab, newline and backslash as \ooo. The kernel
@@ -64,22 +65,6 @@ int cgroup2_find_mount(const char *mountinfo, char *path, size_t len)
 	free(line);
 	fclose(f);
 	return ret;
-}
-
-int cgroup_names_init(struct cgroup_names *n, const char *mount)
-{
-	memset(n, 0, sizeof(*n));
-	if (mount) {
-		size_t len = strlen(mount);
-
-		/* "/sys/fs/cgroup/" and "/sys/fs/cgroup" must name cgroups alike. */
-		while (len > 1 && mount[len - 1] == '/')
-			len--;
-		n->mount = strndup(mount, len);
-		if (!n->mount)
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -142,30 +127,25 @@ int cgroup_names_refresh(struct cgroup_names *n)
 
 const char *cgroup_names_find(struct cgroup_names *n, __u64 id)
 {
-	struct cgroup_name *e = lookup(n, n->nr, id);
+	const char *path = cgroup_names_lookup(n, id);
 
 	/* A new cgroup: re-read the tree, at most refresh_budget times. */
-	if (!e && n->mount && n->refresh_budget > 0) {
+	if (!path && n->mount && n->refresh_budget > 0) {
 		n->refresh_budget--;
 		cgroup_names_refresh(n);
-		e = lookup(n, n->nr, id);
+		path = cgroup_names_lookup(n, id);
 	}
-	return e ? e->path : NULL;
+	return path;
 }
 
-__u64 cgroup_names_id(const struct cgroup_names *n, const char *path)
+void cgroup_names_cover(struct cgroup_names *n, const struct snapshot *s)
 {
-	for (size_t i = 0; i < n->nr; i++)
-		if (!strcmp(n->v[i].path, path))
-			return n->v[i].id;
-	return 0;
-}
-
-void cgroup_names_free(struct cgroup_names *n)
-{
-	for (size_t i = 0; i < n->nr; i++)
-		free(n->v[i].path);
-	free(n->v);
-	free(n->mount);
-	memset(n, 0, sizeof(*n));
+	/* At most one re-read of the tree per report, for cgroups new since the last. */
+	n->refresh_budget = 1;
+	for (size_t i = 0; i < s->nr_tasks; i++)
+		if (s->tasks[i].key.id)
+			cgroup_names_find(n, s->tasks[i].val.cgroup_id);
+	for (size_t i = 0; i < s->nr_cgroups; i++)
+		if (s->cgroups[i].id != TD_IDLE_CGROUP_ID)
+			cgroup_names_find(n, s->cgroups[i].id);
 }

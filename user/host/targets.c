@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include "cli/options.h"
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -184,4 +186,96 @@ void command_abort(struct command *c)
 	}
 	c->pid = -1;
 	c->gate_fd = c->exec_fd = -1;
+}
+
+void targets_init(struct targets *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < TD_MAX_PIDS; i++)
+		t->pidfds[i] = -1;
+	t->cmd = (struct command){ .pid = -1, .gate_fd = -1, .exec_fd = -1 };
+}
+
+static int resolve_cgroups(const struct options *o, const char *mount, struct targets *t)
+{
+	char err[PATH_MAX + 256];
+
+	if (o->nr_cgroups && !mount[0]) {
+		fprintf(stderr, "tdtrace: -c needs cgroup v2, and none is mounted\n");
+		return -ENOENT;
+	}
+	for (int i = 0; i < o->nr_cgroups; i++) {
+		if (target_cgroup(mount, o->cgroups[i], &t->cgroups[i], err, sizeof(err))) {
+			fprintf(stderr, "tdtrace: %s\n", err);
+			return -ENOENT;
+		}
+		t->roots[i] = t->cgroups[i].rel;
+	}
+	t->nr_cgroups = o->nr_cgroups;
+	return 0;
+}
+
+static int resolve_pids(const struct options *o, struct targets *t)
+{
+	for (int i = 0; i < o->nr_pids; i++) {
+		if (target_pid(o->pids[i], &t->tgids[i])) {
+			fprintf(stderr, "tdtrace: no process with PID %d\n", (int)o->pids[i]);
+			return -ESRCH;
+		}
+		t->pidfds[i] = syscall(SYS_pidfd_open, t->tgids[i], 0);
+	}
+	t->nr_pids = o->nr_pids;
+	return 0;
+}
+
+int targets_resolve(const struct options *o, const char *mount, struct targets *t)
+{
+	int err = resolve_pids(o, t);
+
+	if (!err)
+		err = resolve_cgroups(o, mount, t);
+	t->filter_pids = o->nr_pids || o->command;
+	t->filtered = t->filter_pids || o->nr_cgroups;
+	return err;
+}
+
+int targets_hold_command(const struct options *o, struct targets *t)
+{
+	/* Held at a gate until attached: traced from its first instruction. */
+	int err = o->command ? command_start(o->command, &t->cmd) : 0;
+
+	if (err)
+		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
+	return err;
+}
+
+int targets_release_command(const struct options *o, struct targets *t)
+{
+	int err = o->command ? command_release(&t->cmd) : 0;
+
+	if (err)
+		fprintf(stderr, "tdtrace: failed to run '%s': %s\n",
+			options_shown(o->command[0], (size_t)-1), strerror(-err));
+	return err;
+}
+
+bool targets_all_exited(const struct targets *t)
+{
+	for (int i = 0; i < t->nr_pids; i++) {
+		struct pollfd p = { .fd = t->pidfds[i], .events = POLLIN };
+
+		if (t->pidfds[i] < 0 || poll(&p, 1, 0) != 1)
+			return false;
+	}
+	return t->nr_pids > 0;
+}
+
+void targets_close(struct targets *t)
+{
+	command_abort(&t->cmd);
+	for (int i = 0; i < TD_MAX_PIDS; i++) {
+		if (t->pidfds[i] >= 0)
+			close(t->pidfds[i]);
+		t->pidfds[i] = -1;
+	}
 }

@@ -6,7 +6,10 @@
 #include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <stdbool.h>
 #include <linux/types.h>
+#include "tdtrace.h"
+#include "cli/options.h"
 
 struct cgroup_target {
 	char rel[PATH_MAX]; /* path under the cgroup2 mount, "/" for the root */
@@ -41,5 +44,41 @@ int command_release(struct command *c);
 
 /* Kill (SIGKILL) and reap a child that never ran, or still runs at an error exit. */
 void command_abort(struct command *c);
+
+struct options;
+
+/* What -c, -p and COMMAND resolved to: the run's targets. */
+struct targets {
+	struct cgroup_target cgroups[TD_MAX_CGROUP_FILTERS]; /* -c */
+	const char *roots[TD_MAX_CGROUP_FILTERS];	      /* their paths, for cgroup rows */
+	int nr_cgroups;
+	pid_t tgids[TD_MAX_PIDS]; /* -p, each a process (a thread id names its process) */
+	int pidfds[TD_MAX_PIDS];  /* readable once that very process exits, PID reuse or not */
+	int nr_pids;
+	struct command cmd; /* COMMAND, held at its gate until released */
+	bool filtered;	    /* anything but the whole machine is traced */
+	bool filter_pids;   /* -p or COMMAND: by process */
+};
+
+/* Call before anything else on @t, so that targets_close() is always safe. */
+void targets_init(struct targets *t);
+
+/*
+ * Resolve -c (under @mount, "" if there is no cgroup v2) and -p: each
+ * must exist now. Prints a one-line error; returns 0 or -errno.
+ */
+int targets_resolve(const struct options *o, const char *mount, struct targets *t);
+
+/* COMMAND, if any: started and held at its gate. Prints a one-line error; 0 or -errno. */
+int targets_hold_command(const struct options *o, struct targets *t);
+
+/* Let COMMAND exec. Prints a one-line error (it could not run); 0 or -errno. */
+int targets_release_command(const struct options *o, struct targets *t);
+
+/* True once every -p process has exited (false without -p). */
+bool targets_all_exited(const struct targets *t);
+
+/* Close the pidfds; kill a COMMAND that is still held or running. */
+void targets_close(struct targets *t);
 
 #endif /* TD_TARGETS_H */

@@ -127,7 +127,7 @@ static int add_row(struct cgroup_row **rows, size_t *nr, size_t *cap, struct cgr
 	return 0;
 }
 
-int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_names *names,
+int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgroup_names *names,
 		      const struct cgroup_rows_opts *o, struct cgroup_row **rows, size_t *nr)
 {
 	struct contribution *cv = NULL;
@@ -144,7 +144,7 @@ int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_nam
 	for (size_t i = 0; i < n; i++) {
 		const struct cgroup_sample *s = &v[i];
 		const char *path =
-			s->id == TD_IDLE_CGROUP_ID ? NULL : cgroup_names_find(names, s->id);
+			s->id == TD_IDLE_CGROUP_ID ? NULL : cgroup_names_lookup(names, s->id);
 		struct cgroup_row r = { .id = s->id, .sum = s->c, .self = s->c };
 
 		/* The idle row and cgroups removed before we could name them stand alone. */

@@ -8,7 +8,7 @@
 #define TD_CGROUP_ROWS_H
 
 #include <stdbool.h>
-#include "host/cgroupfs.h"
+#include "model/cgroup_names.h"
 #include "model/container.h"
 #include "model/snapshot.h"
 
@@ -33,7 +33,7 @@ struct cgroup_row {
  * Build rows from @v[0..n) (sorted cgroup samples) naming ids with @names.
  * *rows is allocated; free with cgroup_rows_free(). Returns 0 or -ENOMEM.
  */
-int cgroup_rows_build(const struct cgroup_sample *v, size_t n, struct cgroup_names *names,
+int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgroup_names *names,
 		      const struct cgroup_rows_opts *o, struct cgroup_row **rows, size_t *nr);
 
 void cgroup_rows_free(struct cgroup_row *rows, size_t nr);

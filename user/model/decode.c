@@ -36,21 +36,18 @@ void td_decode(const struct td_counts *c, int level, struct td_metrics *m)
 
 	memset(m, 0, sizeof(*m));
 	m->level = level;
-	m->scale = 1.0;
 
 	/*
 	 * Multiplexed out for part of the time: perf's convention is to scale
 	 * counts by enabled/running. All members of the group run together,
 	 * so ratios are unaffected; only absolute counts are scaled.
 	 */
-	if (c->enabled_ns > 0 && c->running_ns == 0) {
+	m->scale = td_counts_scale(c);
+	if (m->scale == 0) {
 		m->never_counted = true;
 		return;
 	}
-	if (c->running_ns > 0 && c->running_ns < c->enabled_ns) {
-		m->multiplexed = true;
-		m->scale = (double)c->enabled_ns / (double)c->running_ns;
-	}
+	m->multiplexed = m->scale != 1.0;
 	m->slots = (double)c->count[TD_SLOTS] * m->scale;
 
 	if (level < 1)
@@ -78,27 +75,4 @@ void td_decode(const struct td_counts *c, int level, struct td_metrics *m)
 		m->l2[2 * i] = child;
 		m->l2[2 * i + 1] = clamp(m->l1[i] - child, 0, m->l1[i]);
 	}
-}
-
-_Static_assert(sizeof(struct td_counts) % sizeof(__u64) == 0, "td_counts: __u64 only");
-
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out)
-{
-	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;
-	__u64 *po = (__u64 *)out;
-	size_t i;
-
-	/* struct td_counts is all __u64, so walk it as an array. */
-	for (i = 0; i < sizeof(*a) / sizeof(__u64); i++)
-		po[i] = pa[i] >= pb[i] ? pa[i] - pb[i] : 0;
-}
-
-void td_counts_add(struct td_counts *acc, const struct td_counts *c)
-{
-	const __u64 *pc = (const __u64 *)c;
-	__u64 *pa = (__u64 *)acc;
-	size_t i;
-
-	for (i = 0; i < sizeof(*c) / sizeof(__u64); i++)
-		pa[i] += pc[i];
 }

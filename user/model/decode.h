@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "tdtrace.h"
+#include "model/counts.h"
 
 enum td_l1 { TD_L1_RETIRING, TD_L1_BAD_SPEC, TD_L1_FE_BOUND, TD_L1_BE_BOUND, TD_NR_L1 };
 
@@ -47,12 +48,6 @@ struct td_metrics {
 
 /* Decode @c at TopDown @level (0, 1 or 2) into @m. */
 void td_decode(const struct td_counts *c, int level, struct td_metrics *m);
-
-/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does). */
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
-
-/* acc += c, field by field. */
-void td_counts_add(struct td_counts *acc, const struct td_counts *c);
 
 /* Names as perf spells them (tma_retiring, ...) and as toplev does (Retiring, ...). */
 extern const char *const td_l1_perf_names[TD_NR_L1];

@@ -4,19 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/array.h"
-#include "model/decode.h"
+#include "model/counts.h"
 #include "model/entries.h"
-
-int td_key_cmp(const struct td_key *a, const struct td_key *b)
-{
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	if (a->start_ns != b->start_ns)
-		return a->start_ns < b->start_ns ? -1 : 1;
-	if (a->cgroup_id != b->cgroup_id)
-		return a->cgroup_id < b->cgroup_id ? -1 : 1;
-	return 0;
-}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -50,16 +39,11 @@ int entries_diff(const struct entry_set *prev, const struct entry_set *cur,
 	if (entries_reserve(delta, cur->nr))
 		return -ENOMEM;
 	delta->nr = 0;
-	/* Merge-join of two sorted arrays. */
 	for (size_t i = 0; i < cur->nr; i++) {
-		const struct entry *c = &cur->v[i];
-		const struct td_counts *base = &zero;
+		const struct entry *c = &cur->v[i], *p = TD_SEEK(prev->v, prev->nr, &j, &c->key);
+		const struct td_counts *base = p ? &p->c : &zero;
 		struct entry *d;
 
-		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &c->key) < 0)
-			j++;
-		if (j < prev->nr && !td_key_cmp(&prev->v[j].key, &c->key))
-			base = &prev->v[j].c;
 		/* Unchanged only if every field is. */
 		if (!memcmp(&c->c, base, sizeof(*base)))
 			continue;
@@ -121,8 +105,6 @@ bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
 	return !times || (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
 }
 
-static bool same_task(const struct td_key *a, const struct td_key *b);
-
 /*
  * One past the last entry of s->v[i]'s task (its entries are neighbours,
  * sorted by cgroup), and whether the task has exited: only the entry
@@ -134,7 +116,7 @@ static size_t task_end(const struct entry_set *s, size_t i, bool *exited)
 	size_t j;
 
 	*exited = false;
-	for (j = i; j < s->nr && same_task(&s->v[j].key, &s->v[i].key); j++)
+	for (j = i; j < s->nr && td_same_task(&s->v[j].key, &s->v[i].key); j++)
 		*exited |= s->v[j].flags & TD_TASK_EXITED;
 	return j;
 }
@@ -150,10 +132,9 @@ size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set
 		size_t pend;
 
 		end = task_end(cur, i, &exited);
-		while (j < prev->nr && td_key_cmp(&prev->v[j].key, &task) < 0)
-			j++;
+		TD_SEEK(prev->v, prev->nr, &j, &task);
 		pend = j;
-		if (j < prev->nr && same_task(&prev->v[j].key, &task))
+		if (j < prev->nr && td_same_task(&prev->v[j].key, &task))
 			pend = task_end(prev, j, &was);
 		/*
 		 * Exited a whole interval ago: the last thread's final switch
@@ -161,10 +142,9 @@ size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set
 		 * since may go, whichever cgroup they are in.
 		 */
 		for (size_t k = i, m = j; exited && was && k < end; k++) {
-			while (m < pend && td_key_cmp(&prev->v[m].key, &cur->v[k].key) < 0)
-				m++;
-			if (m < pend && !td_key_cmp(&prev->v[m].key, &cur->v[k].key) &&
-			    !memcmp(&prev->v[m].c, &cur->v[k].c, sizeof(cur->v[k].c)))
+			const struct entry *p = TD_SEEK(prev->v, pend, &m, &cur->v[k].key);
+
+			if (p && !memcmp(&p->c, &cur->v[k].c, sizeof(p->c)))
 				keys[n++] = cur->v[k].key;
 		}
 		j = pend;
@@ -176,13 +156,9 @@ void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n)
 {
 	size_t j = 0, out = 0;
 
-	for (size_t i = 0; i < s->nr; i++) {
-		while (j < n && td_key_cmp(&keys[j], &s->v[i].key) < 0)
-			j++;
-		if (j < n && !td_key_cmp(&keys[j], &s->v[i].key))
-			continue;
-		s->v[out++] = s->v[i];
-	}
+	for (size_t i = 0; i < s->nr; i++)
+		if (!TD_SEEK_KEYS(keys, n, &j, &s->v[i].key))
+			s->v[out++] = s->v[i];
 	s->nr = out;
 }
 
@@ -290,11 +266,6 @@ static int cmp_id_ref(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static bool same_task(const struct td_key *a, const struct td_key *b)
-{
-	return a->id == b->id && a->start_ns == b->start_ns;
-}
-
 int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view)
 {
 	struct id_ref *order;
@@ -311,7 +282,7 @@ int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *vi
 		memset(t, 0, sizeof(*t));
 		t->key.id = s->v[i].key.id;
 		t->key.start_ns = s->v[i].key.start_ns;
-		for (j = i; j < s->nr && same_task(&s->v[j].key, &s->v[i].key); j++) {
+		for (j = i; j < s->nr && td_same_task(&s->v[j].key, &s->v[i].key); j++) {
 			td_counts_add(&t->val.c, &s->v[j].c);
 			t->val.flags |= s->v[j].flags;
 			if (s->v[j].c.count[0] > most->c.count[0])
@@ -345,4 +316,34 @@ int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *vi
 	free(order);
 	view->totals = s->totals;
 	return 0;
+}
+
+void tally_init(struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->prev = &t->reads[0];
+	t->cur = &t->reads[1];
+}
+
+int tally_step(struct tally *t)
+{
+	int err = entries_diff(t->prev, t->cur, &t->delta);
+
+	return err ? err : entries_add(&t->total, &t->delta);
+}
+
+void tally_next(struct tally *t)
+{
+	struct entry_set *swap = t->prev;
+
+	t->prev = t->cur;
+	t->cur = swap;
+}
+
+void tally_free(struct tally *t)
+{
+	entries_free(&t->reads[0]);
+	entries_free(&t->reads[1]);
+	entries_free(&t->delta);
+	entries_free(&t->total);
 }

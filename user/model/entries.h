@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "tdtrace.h"
+#include "model/counts.h"
 #include "model/snapshot.h"
 
 struct entry {
@@ -32,7 +33,6 @@ struct entry_set {
 /* Exited entries folded together (entries_fold_exited) get this id. */
 #define TD_FOLDED_ID 0xffffffffu
 
-int td_key_cmp(const struct td_key *a, const struct td_key *b);
 int entries_reserve(struct entry_set *s, size_t n);
 void entries_sort(struct entry_set *s);
 void entries_free(struct entry_set *s);
@@ -78,5 +78,26 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep);
  * cgroup into one cgroup row. @view's buffers are reused.
  */
 int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view);
+
+/*
+ * Reads over a run: the last two reads of the map, the interval between
+ * them, and the sum of every interval so far (the summary).
+ */
+struct tally {
+	struct entry_set reads[2];
+	struct entry_set *prev, *cur; /* into reads[]: the read before, the one to fill */
+	struct entry_set delta;	      /* cur - prev */
+	struct entry_set total;	      /* every delta summed */
+};
+
+void tally_init(struct tally *t);
+
+/* Once cur is filled: delta = cur - prev, total += delta. 0 or -ENOMEM. */
+int tally_step(struct tally *t);
+
+/* cur becomes prev; the next read goes into the other buffer. */
+void tally_next(struct tally *t);
+
+void tally_free(struct tally *t);
 
 #endif /* TD_ENTRIES_H */

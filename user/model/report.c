@@ -89,14 +89,13 @@ static int sort_by_slots(struct row **rows, size_t *n, size_t limit)
 	return 0;
 }
 
-int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names)
+int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names)
 {
 	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
-	int level = r->counters->level;
+	const struct cgroup_rows_opts *copts = r->cfg->cgroup_opts ? r->cfg->cgroup_opts : &every_cgroup;
+	int level = r->cfg->counters->level;
 	size_t limit;
 
-	if (!r->cgroup_opts)
-		r->cgroup_opts = &every_cgroup;
 	r->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*r->tasks));
 	r->cgroups = calloc(s->nr_cgroups ? s->nr_cgroups : 1, sizeof(*r->cgroups));
 	if (!r->tasks || !r->cgroups) {
@@ -107,8 +106,6 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 	r->idle = NULL;
 	td_decode(&s->totals.all, level, &r->system);
 
-	/* At most one re-read of the cgroup tree per report, for new cgroups. */
-	names->refresh_budget = 1;
 	r->nr_tasks = s->nr_tasks;
 	for (size_t i = 0; i < s->nr_tasks; i++) {
 		const struct task_sample *t = &s->tasks[i];
@@ -118,12 +115,12 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 		row->c = &t->val.c;
 		row->idle = t->key.id == 0;
 		row->cgroup_id = t->val.cgroup_id;
-		row->cgroup = row->idle ? NULL : cgroup_names_find(names, t->val.cgroup_id);
+		row->cgroup = row->idle ? NULL : cgroup_names_lookup(names, t->val.cgroup_id);
 		td_decode(row->c, level, &row->m);
 		if (row->idle)
 			r->idle = row->c;
 	}
-	if (cgroup_rows_build(s->cgroups, s->nr_cgroups, names, r->cgroup_opts, &r->cgroup_rows,
+	if (cgroup_rows_build(s->cgroups, s->nr_cgroups, names, copts, &r->cgroup_rows,
 			      &r->nr_cgroup_rows)) {
 		report_free(r);
 		return -ENOMEM;
@@ -144,14 +141,14 @@ int report_build(struct report *r, const struct snapshot *s, struct cgroup_names
 		row->cgroup_id = cr->id;
 		row->idle = cr->idle;
 		row->cgroup = cr->path;
-		row->label = r->cgroup_opts->containers && cr->path ? &cr->label : NULL;
+		row->label = copts->containers && cr->path ? &cr->label : NULL;
 		td_decode(row->c, level, &row->m);
 		/* With --per-cgroup there are no task rows: idle comes from its pseudo cgroup. */
 		if (row->idle && !r->idle)
 			r->idle = row->c;
 	}
 	/* The idle row may be among the largest, and is not shown: one more. */
-	limit = r->limit ? r->limit + 1 : 0;
+	limit = r->cfg->limit ? r->cfg->limit + 1 : 0;
 	if (sort_by_slots(&r->tasks, &r->nr_tasks, limit) ||
 	    sort_by_slots(&r->cgroups, &r->nr_cgroups, limit)) {
 		report_free(r);

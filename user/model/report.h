@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "model/cgroup_rows.h"
-#include "host/cgroupfs.h"
+#include "model/cgroup_names.h"
 #include "model/counters.h"
 #include "model/decode.h"
 #include "model/snapshot.h"
@@ -26,21 +26,28 @@ struct row {
 	bool idle;			/* the idle tasks, or their pseudo cgroup */
 };
 
+/* What a report shows: fixed for the run, from the options and the plan. */
+struct report_config {
+	const struct counter_set *counters;
+	bool per_thread;
+	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
+	bool per_cgroup; /* no task rows */
+	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
+	unsigned int limit; /* keep only the largest rows of each table (0: all) */
+	bool self_stats;    /* the summary says the sched_switch program's own cost */
+};
+
+/* What was measured in one interval, or in the whole run. */
 struct report {
+	const struct report_config *cfg;
 	bool summary;	       /* whole run rather than one interval */
 	unsigned int interval; /* 1-based index; in the summary, intervals printed */
 	double timestamp;      /* wall clock at the end, unix seconds */
 	double duration_s;     /* time covered */
 	double elapsed_s;      /* since tdtrace started counting */
-	bool per_thread;
-	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
-	bool per_cgroup; /* no task rows */
-	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
-	int nr_cpus;				    /* CPUs counted */
-	const struct counter_set *counters;
+	int nr_cpus;	       /* CPUs counted */
 	const struct td_cpu_totals *totals;
 	bool conserved; /* entries + overflow + untraced == totals (entries_conserved) */
-	unsigned int limit; /* keep only the largest rows of each table (0: all) */
 	struct td_metrics system; /* all CPUs together */
 	struct row *tasks;	  /* by slots, largest first */
 	size_t nr_tasks;
@@ -49,13 +56,12 @@ struct report {
 	struct cgroup_row *cgroup_rows; /* what cgroups[] points into */
 	size_t nr_cgroup_rows;
 	const struct td_counts *idle; /* the idle tasks' counts, NULL if none */
-	/* --self-stats, summary only: the sched_switch program's own runs and time */
-	bool self_stats;
+	/* summary with cfg->self_stats: the sched_switch program's own runs and time */
 	unsigned long long self_runs, self_ns;
 };
 
 /* Build @r from @s; @r points into @s, which must outlive it. 0 or -ENOMEM. */
-int report_build(struct report *r, const struct snapshot *s, struct cgroup_names *names);
+int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names);
 
 void report_free(struct report *r);
 

@@ -44,13 +44,6 @@ struct snapshot {
 };
 
 int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups);
-void snapshot_sort(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
-
-void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
-		struct td_cpu_totals *out);
-void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t);
-
-int task_key_cmp(const struct td_task_key *a, const struct td_task_key *b);
 
 #endif /* TD_SNAPSHOT_H */

@@ -5,9 +5,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli/options.h"
 #include "output/file.h"
 
-int output_file_open(struct output_file *o, const char *path)
+static int open_path(struct output_file *o, const char *path)
 {
 	int fd;
 
@@ -34,6 +35,16 @@ int output_file_open(struct output_file *o, const char *path)
 		return err;
 	}
 	return 0;
+}
+
+int output_file_open(struct output_file *o, const char *path)
+{
+	int err = open_path(o, path);
+
+	if (err)
+		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n",
+			options_shown(path, (size_t)-1), strerror(-err));
+	return err;
 }
 
 int output_file_begin(struct output_file *o)

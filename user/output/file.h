@@ -19,7 +19,7 @@ struct output_file {
 	bool written;	  /* written to successfully at least once */
 };
 
-/* Open @path (NULL: stdout) for writing. 0 or -errno; @o->f is NULL on error. */
+/* Open @path (NULL: stdout) for writing. 0, or -errno said on stderr; @o->f is NULL then. */
 int output_file_open(struct output_file *o, const char *path);
 
 /* Before each write: empties an existing file the first time. 0 or -errno. */

@@ -45,8 +45,8 @@ static void raw_counts(FILE *f, const char *name, const struct report *r, const 
 {
 	key(f, name);
 	fputc('{', f);
-	for (int i = 0; i < r->counters->nr; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", r->counters->name[i],
+	for (int i = 0; i < r->cfg->counters->nr; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", r->cfg->counters->name[i],
 			(unsigned long long)c->count[i]);
 	fputc('}', f);
 }
@@ -59,7 +59,7 @@ static void begin(FILE *f, const struct report *r, const char *type)
 	key_double(f, "timestamp", r->timestamp);
 	key_double(f, "elapsed_s", r->elapsed_s);
 	key_double(f, "duration_s", r->duration_s);
-	fprintf(f, ",\"mode\":\"%s\"", r->counters->software ? "software" : "topdown");
+	fprintf(f, ",\"mode\":\"%s\"", r->cfg->counters->software ? "software" : "topdown");
 }
 
 /* @v, or null (NaN) where the counters never ran: no count at all, not 0. */
@@ -78,7 +78,7 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 	key_bool(f, "multiplexed", m->multiplexed || m->never_counted);
 	key_double(f, "scale", counted(m, m->scale));
 	raw_counts(f, "counts", r, c);
-	if (r->counters->software) {
+	if (r->cfg->counters->software) {
 		double cap = r->duration_s * 1e9;
 
 		key_double(f, "cpu_ns", counted(m, m->slots));
@@ -92,7 +92,7 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 	key_double(f, "l1_coverage", counted(m, m->l1_coverage));
 	for (int i = 0; i < TD_NR_L1; i++)
 		key_pct(f, td_l1_perf_names[i], m->l1[i], m->valid);
-	if (r->counters->level >= 2)
+	if (r->cfg->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			key_pct(f, td_l2_perf_names[i], m->l2[i], m->valid);
 }
@@ -113,8 +113,8 @@ static void task_line(FILE *f, const struct report *r, const struct row *row)
 {
 	const struct task_sample *t = row->task;
 
-	begin(f, r, r->per_thread ? "thread" : "process");
-	if (r->per_thread)
+	begin(f, r, r->cfg->per_thread ? "thread" : "process");
+	if (r->cfg->per_thread)
 		key_u64(f, "tid", t->key.id);
 	key_u64(f, "pid", t->val.tgid);
 	key(f, "comm");
@@ -165,10 +165,10 @@ static void system_line(FILE *f, const struct report *r)
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
-	key_bool(f, "filtered", r->filtered);
+	key_bool(f, "filtered", r->cfg->filtered);
 	key_bool(f, "conserved", r->conserved);
 	raw_counts(f, "untraced", r, &t->untraced);
-	if (r->summary && r->self_stats) {
+	if (r->summary && r->cfg->self_stats) {
 		key_u64(f, "self_switch_runs", r->self_runs);
 		key_u64(f, "self_switch_ns", r->self_ns);
 	}

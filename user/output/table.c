@@ -49,7 +49,7 @@ static const char *si(char *buf, size_t size, double v)
 
 static void print_header(FILE *f, const struct report *r)
 {
-	const struct counter_set *cs = r->counters;
+	const struct counter_set *cs = r->cfg->counters;
 	struct tm tm;
 	time_t t = (time_t)r->timestamp;
 	char when[16], buf[32];
@@ -69,7 +69,7 @@ static void print_header(FILE *f, const struct report *r)
 		double cap = r->duration_s * 1e9 * r->nr_cpus, busy = all - idle - untraced;
 
 		fprintf(f, ", cpu-clock (--software: CPU time only, no TopDown ratios)\n");
-		if (r->filtered)
+		if (r->cfg->filtered)
 			fprintf(f,
 				"traced %.1f ms (%.1f%% of %d CPUs), other tasks and idle %.1f ms",
 				busy / 1e6, cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus,
@@ -110,13 +110,13 @@ static void print_header(FILE *f, const struct report *r)
 /* The metric columns shared by task and cgroup rows. */
 static void print_metric_heads(FILE *f, const struct report *r)
 {
-	if (r->counters->software) {
+	if (r->cfg->counters->software) {
 		fprintf(f, " %6s %10s %8s", "%CPU", "CPU_MS", "SLICES");
 		return;
 	}
 	fprintf(f, " %7s %6s %8s %8s %8s %8s", "SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC", "BACKEND",
 		"RETIRING");
-	if (r->counters->level >= 2)
+	if (r->cfg->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			fprintf(f, " %7s", l2_heads[i]);
 }
@@ -132,7 +132,7 @@ static bool print_metrics(FILE *f, const struct report *r, const struct row *row
 	bool flag = m->multiplexed || m->never_counted;
 	char buf[32];
 
-	if (r->counters->software) {
+	if (r->cfg->counters->software) {
 		double cap = r->duration_s * 1e9;
 
 		/* The marker takes the space before SLICES: the columns stay put. */
@@ -152,7 +152,7 @@ static bool print_metrics(FILE *f, const struct report *r, const struct row *row
 			flag ? '*' : ' ');
 	if (!m->valid) {
 		fprintf(f, " %8s %8s %8s %8s", "-", "-", "-", "-");
-		if (r->counters->level >= 2)
+		if (r->cfg->counters->level >= 2)
 			for (int i = 0; i < TD_NR_L2; i++)
 				fprintf(f, " %7s", "-");
 		return flag;
@@ -160,7 +160,7 @@ static bool print_metrics(FILE *f, const struct report *r, const struct row *row
 	fprintf(f, " %8.1f %8.1f %8.1f %8.1f", 100 * m->l1[TD_L1_FE_BOUND],
 		100 * m->l1[TD_L1_BAD_SPEC], 100 * m->l1[TD_L1_BE_BOUND],
 		100 * m->l1[TD_L1_RETIRING]);
-	if (r->counters->level >= 2)
+	if (r->cfg->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			fprintf(f, " %7.1f", 100 * m->l2[l2_order[i]]);
 	return flag;
@@ -172,7 +172,7 @@ static bool print_tasks(FILE *f, const struct report *r, unsigned int top)
 	unsigned int shown = 0;
 	bool flagged = false;
 
-	if (r->per_thread)
+	if (r->cfg->per_thread)
 		fprintf(f, "%8s %8s %-16s", "TID", "PID", "COMM");
 	else
 		fprintf(f, "%8s %-16s", "PID", "COMM");
@@ -186,7 +186,7 @@ static bool print_tasks(FILE *f, const struct report *r, unsigned int top)
 		if (row->idle)
 			continue;
 		shown++;
-		if (r->per_thread)
+		if (r->cfg->per_thread)
 			fprintf(f, "%8u %8u", t->key.id, t->val.tgid);
 		else
 			fprintf(f, "%8u", t->key.id);
@@ -207,7 +207,7 @@ static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 
 	/* The name goes last, whole: Kubernetes labels and deep paths are long. */
 	print_metric_heads(f, r);
-	fprintf(f, "  %s\n", r->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
+	fprintf(f, "  %s\n", r->cfg->cgroup_opts && r->cfg->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
 	for (size_t i = 0; i < r->nr_cgroups && shown < top; i++) {
 		const struct row *row = &r->cgroups[i];
 		char unknown[32];
@@ -235,10 +235,10 @@ void output_table(FILE *f, const struct report *r, unsigned int top)
 	bool flagged = r->system.multiplexed || r->system.never_counted;
 
 	print_header(f, r);
-	if (!r->per_cgroup)
+	if (!r->cfg->per_cgroup)
 		flagged |= print_tasks(f, r, top);
 	flagged |= print_cgroups(f, r, top);
-	if (r->summary && r->self_stats)
+	if (r->summary && r->cfg->self_stats)
 		fprintf(f,
 			"self: the sched_switch program ran %llu times, %.0f ns per run "
 			"(kernel BPF run-time stats)\n",

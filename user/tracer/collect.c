@@ -7,7 +7,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tracer/collect.h"
-#include "model/decode.h"
 
 int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
 		   int flush_fd, bool *cpus)
@@ -35,26 +34,31 @@ int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned 
 	return 0;
 }
 
+int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus)
+{
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (!cpus[cpu])
+			continue;
+		if (!bpf_prog_test_run_opts(prog_fd, &opts))
+			continue;
+		if (errno != ENXIO)
+			return -errno;
+		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
+		fprintf(stderr, "tdtrace: CPU %d went offline: no longer flushed\n", cpu);
+		cpus[cpu] = false;
+	}
+	return 0;
+}
+
 /*
  * Run td_flush on every counted CPU: an IPI there charges whatever task is
  * on that CPU up to this moment, then moves that CPU to the next epoch.
  */
 static int flush(struct collector *c)
 {
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-		if (!c->cpus[cpu])
-			continue;
-		if (!bpf_prog_test_run_opts(c->flush_fd, &opts))
-			continue;
-		if (errno != ENXIO)
-			return -errno;
-		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
-		fprintf(stderr, "tdtrace: CPU %d went offline: no longer flushed\n", cpu);
-		c->cpus[cpu] = false;
-	}
-	return 0;
+	return run_on_cpus(c->flush_fd, c->cpus, c->nr_cpus);
 }
 
 /*
@@ -125,15 +129,12 @@ int collector_read(struct collector *c, struct entry_set *s)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
 		const struct td_val *v = &c->vals[c->order[i].raw];
-		const struct td_counts *other = &zero; /* an entry new since then */
+		const struct held *last = TD_SEEK(c->held, c->nr_held, &j, &c->order[i].key);
+		/* The other half is being written now: take it as it was when last whole. */
+		const struct td_counts *other = last ? &last->last : &zero; /* or new since */
 		struct held *h = &c->next[i];
 		struct entry *e = &s->v[i];
 
-		/* The other half is being written now: take it as it was when last whole. */
-		while (j < c->nr_held && td_key_cmp(&c->held[j].key, &c->order[i].key) < 0)
-			j++;
-		if (j < c->nr_held && !td_key_cmp(&c->held[j].key, &c->order[i].key))
-			other = &c->held[j].last;
 		e->key = h->key = c->order[i].key;
 		e->c = v->c[closed];
 		td_counts_add(&e->c, other);
@@ -163,12 +164,11 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev,
 	 * stays: its task is still switching out (a thread of an exiting
 	 * process, preempted before its final switch).
 	 */
-	for (size_t i = 0; i < c->nr_held && j < n; i++) {
-		if (td_key_cmp(&c->held[i].key, &c->evict[j]))
-			continue;
-		if (!c->held[i].dirty)
-			c->evict[gone++] = c->evict[j];
-		j++;
+	for (size_t i = 0; i < n; i++) {
+		const struct held *h = TD_SEEK(c->held, c->nr_held, &j, &c->evict[i]);
+
+		if (h && !h->dirty)
+			c->evict[gone++] = c->evict[i];
 	}
 	for (size_t i = 0; i < gone; i++)
 		if (bpf_map_delete_elem(c->entries_fd, &c->evict[i]) && errno != ENOENT)
@@ -176,13 +176,9 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev,
 	entries_remove(cur, c->evict, gone);
 	/* Forget their halves too: an entry made again later counts from zero. */
 	j = 0;
-	for (size_t i = 0; i < c->nr_held; i++) {
-		while (j < gone && td_key_cmp(&c->evict[j], &c->held[i].key) < 0)
-			j++;
-		if (j < gone && !td_key_cmp(&c->evict[j], &c->held[i].key))
-			continue;
-		c->held[kept++] = c->held[i];
-	}
+	for (size_t i = 0; i < c->nr_held; i++)
+		if (!TD_SEEK_KEYS(c->evict, gone, &j, &c->held[i].key))
+			c->held[kept++] = c->held[i];
 	c->nr_held = kept;
 	return gone;
 }

@@ -60,4 +60,11 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev,
 
 void collector_free(struct collector *c);
 
+/*
+ * Run the BPF program @prog_fd once on each CPU in @cpus[0..nr_cpus), in
+ * an IPI there (BPF_F_TEST_RUN_ON_CPU). A CPU gone offline is said once
+ * and cleared from @cpus. 0 or -errno.
+ */
+int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus);
+
 #endif /* TD_COLLECT_H */

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Discover: the PMU, privileges, BTF, the cgroup v2 mount, the online CPUs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host/cgroupfs.h"
+#include "host/machine.h"
+#include "host/preflight.h"
+
+int machine_discover(const struct options *o, struct machine *m)
+{
+	int err;
+
+	m->pmu = calloc(1, sizeof(*m->pmu));
+	m->online = calloc(PMU_MAX_CPUS, sizeof(*m->online));
+	if (!m->pmu || !m->online) {
+		fprintf(stderr, "tdtrace: out of memory\n");
+		return -ENOMEM;
+	}
+	err = pmu_discover(o->sysfs_root, m->pmu);
+	if (err)
+		fprintf(stderr, "tdtrace: failed to read PMUs under %s: %s\n",
+			options_shown(o->sysfs_root, (size_t)-1), strerror(-err));
+	return err;
+}
+
+int machine_prepare(const struct options *o, struct machine *m)
+{
+	const char *btf = o->btf_path ? o->btf_path : TD_KERNEL_BTF;
+	int err;
+
+	if (!have_privileges()) {
+		fprintf(stderr,
+			"tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
+		return -EPERM;
+	}
+	err = check_btf(btf);
+	if (err) {
+		fprintf(stderr,
+			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
+			"CONFIG_DEBUG_INFO_BTF=y (5.10 or later), or --btf FILE\n",
+			options_shown(btf, (size_t)-1), strerror(-err));
+		return err;
+	}
+	if (cgroup2_find_mount("/proc/self/mountinfo", m->mount, sizeof(m->mount))) {
+		if (!o->nr_cgroups)
+			fprintf(stderr,
+				"tdtrace: no cgroup v2 mounted: per-cgroup rows need cgroup "
+				"v2; process rows still work\n");
+		m->mount[0] = '\0';
+	}
+	if (cgroup_names_init(&m->names, m->mount[0] ? m->mount : NULL)) {
+		fprintf(stderr, "tdtrace: out of memory\n");
+		return -ENOMEM;
+	}
+	if (read_online_cpus(o->sysfs_root, m->online, PMU_MAX_CPUS) <= 0) {
+		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+void machine_free(struct machine *m)
+{
+	cgroup_names_free(&m->names);
+	free(m->pmu);
+	free(m->online);
+	memset(m, 0, sizeof(*m));
+}

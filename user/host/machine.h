@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Discover: what this machine has. Two stages, because --probe and the
+ * choice of counters need the PMU before privileges are checked.
+ */
+#ifndef TD_MACHINE_H
+#define TD_MACHINE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include "cli/options.h"
+#include "host/pmu.h"
+#include "model/cgroup_names.h"
+
+struct machine {
+	struct pmu_info *pmu; /* the core PMU and its TopDown events */
+	bool *online;	      /* [PMU_MAX_CPUS]: online CPUs */
+	char mount[PATH_MAX]; /* the cgroup v2 mount, "" if there is none */
+	struct cgroup_names names;
+};
+
+/* The PMU under --sysfs-root. Prints a one-line error; 0 or -errno. */
+int machine_discover(const struct options *o, struct machine *m);
+
+/*
+ * What must hold before anything is opened: privileges and kernel BTF;
+ * then the cgroup v2 mount and the online CPUs. Prints a one-line error;
+ * 0 or -errno.
+ */
+int machine_prepare(const struct options *o, struct machine *m);
+
+void machine_free(struct machine *m);
+
+#endif /* TD_MACHINE_H */

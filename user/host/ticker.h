@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run's clock: sleep to the next interval boundary, woken early by a
+ * stop signal, COMMAND's exit or the exit of every -p process.
+ */
+#ifndef TD_TICKER_H
+#define TD_TICKER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "host/targets.h"
+
+struct ticker {
+	double interval_s;
+	double start, end;     /* CLOCK_MONOTONIC; end 0: no -d */
+	double deadline;       /* the boundary being waited for */
+	double last_read;      /* when the last interval was read */
+	sigset_t unblocked;    /* the mask ppoll sleeps with: stop signals come in there */
+	int command_status;    /* COMMAND's status once it ended, as a shell gives it */
+	int forwarded;	       /* the stop signal last passed on to COMMAND */
+};
+
+/*
+ * Install the handlers of SIGINT, SIGTERM, SIGHUP (stop with a summary),
+ * SIGCHLD (COMMAND ended) and ignore SIGPIPE; hold them blocked except
+ * while sleeping. Then start the clock.
+ */
+void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s);
+
+/*
+ * Sleep until the next boundary. True: read an interval. False: stop (a
+ * signal, COMMAND ended, every -p process exited); the summary covers
+ * the rest. SIGINT and SIGTERM sent to tdtrace are passed on to a running
+ * COMMAND, and tdtrace then waits for it to end.
+ */
+bool ticker_wait(struct ticker *tk, struct targets *t);
+
+/* After an interval was read: seconds it covered; *done once -d is reached. */
+double ticker_read(struct ticker *tk, double *elapsed, bool *done);
+
+/* Once stopped: a COMMAND that ended just now still gives its status. */
+void ticker_reap(struct ticker *tk, struct targets *t);
+
+/* Seconds since the clock started. */
+double ticker_elapsed(const struct ticker *tk);
+
+#endif /* TD_TICKER_H */

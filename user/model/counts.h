@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counts: the one shape every charged quantity has. struct td_counts (one
+ * entity) and struct td_cpu_totals (the per-CPU buckets) are flat vectors
+ * of __u64, added and subtracted field by field; entries are ordered by
+ * struct td_key, and sorted arrays of them are walked in step with
+ * td_key_seek(). Pure.
+ */
+#ifndef TD_COUNTS_H
+#define TD_COUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "tdtrace.h"
+
+/* acc += c, field by field. */
+void td_counts_add(struct td_counts *acc, const struct td_counts *c);
+
+/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does). */
+void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
+
+/*
+ * perf's multiplexing scale, enabled / running: 1.0 when the group ran
+ * all the time (or no times are kept), 0 when it never ran.
+ */
+double td_counts_scale(const struct td_counts *c);
+
+void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t);
+void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
+		struct td_cpu_totals *out);
+
+/* Order of entries: by id, start time, then cgroup. */
+int td_key_cmp(const struct td_key *a, const struct td_key *b);
+
+/* The same process (or thread): id and start time, any cgroup. */
+bool td_same_task(const struct td_key *a, const struct td_key *b);
+
+/*
+ * Sorted merge, the one way two sorted arrays are walked in step. @v has
+ * @n elements of @size bytes, sorted by the struct td_key at @key_off in
+ * each. Moves *@j forward to the first element whose key is not below
+ * @key and returns it if its key equals @key, else NULL. Seeking keys in
+ * increasing order visits each element of @v at most once.
+ */
+void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *j,
+		  const struct td_key *key);
+
+/* td_key_seek over an array of structs with a `key` member, or of keys (TD_KEYS). */
+#define TD_SEEK(arr, n, j, k)                                                                      \
+	((__typeof__(&(arr)[0]))td_key_seek((arr), (n), sizeof((arr)[0]),                         \
+					    __builtin_offsetof(__typeof__((arr)[0]), key), (j), (k)))
+#define TD_SEEK_KEYS(arr, n, j, k) ((const struct td_key *)td_key_seek((arr), (n), sizeof(struct td_key), 0, (j), (k)))
+
+#endif /* TD_COUNTS_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Plan: from what the user asked and what the machine has, what to count
+ * (the counter set) and where (the CPUs). Pure: no syscalls.
+ */
+#ifndef TD_PLAN_H
+#define TD_PLAN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "cli/options.h"
+#include "host/pmu.h"
+#include "model/counters.h"
+
+struct plan {
+	struct counter_set counters; /* one group per CPU: leader and members */
+	bool cpus[PMU_MAX_CPUS];     /* where to open it */
+	unsigned int max_entries;    /* (task, cgroup) entries the BPF map holds */
+};
+
+/*
+ * The counter set: TopDown from @pmu, cpu-clock with --software. Without
+ * TopDown or with a bad --test-members list, says why on @err and returns
+ * -ENODEV or -EINVAL: a usage error (exit 2).
+ */
+int plan_counters(const struct options *o, const struct pmu_info *pmu, struct plan *p, FILE *err);
+
+/*
+ * The CPUs: every @online one, less those the TopDown PMU does not cover
+ * (hybrid E-cores), which are named on @err.
+ */
+void plan_cpus(struct plan *p, const struct pmu_info *pmu, const bool *online, FILE *err);
+
+#endif /* TD_PLAN_H */

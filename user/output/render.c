@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One report: conservation, rows, names, decoding, then the chosen format. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "host/cgroupfs.h"
+#include "output/json.h"
+#include "output/render.h"
+#include "output/table.h"
+
+void renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
+		   const struct targets *t, struct output_file *out, struct cgroup_names *names)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->rows = (struct cgroup_rows_opts){
+		.depth = o->depth,
+		.roots = t->roots,
+		.nr_roots = t->nr_cgroups,
+		.containers = o->containers,
+	};
+	rd->cfg = (struct report_config){
+		.counters = &p->counters,
+		.per_thread = o->per_thread,
+		.filtered = t->filtered,
+		.per_cgroup = o->per_cgroup,
+		.cgroup_opts = &rd->rows,
+		/* A table shows --top rows: the rest need no sorting. */
+		.limit = o->json ? 0 : o->top,
+		.self_stats = o->self_stats,
+	};
+	rd->json = o->json;
+	rd->top = o->top;
+	rd->out = out;
+	rd->names = names;
+}
+
+int render(struct renderer *rd, struct report *r, const struct entry_set *s)
+{
+	const struct counter_set *cs = rd->cfg.counters;
+	int err;
+
+	r->cfg = &rd->cfg;
+	/* Each interval must add up exactly (see struct td_val): say so if one does not. */
+	r->conserved = entries_conserved(s, cs->nr, !cs->software);
+	if (!r->conserved)
+		fprintf(stderr,
+			"tdtrace: %s %u: entries, overflow and untraced do not add up to the "
+			"per-CPU totals: counts may be missing\n",
+			r->summary ? "summary after interval" : "interval", r->interval);
+	err = entries_view(s, !rd->cfg.per_cgroup, &rd->view);
+	if (!err) {
+		cgroup_names_cover(rd->names, &rd->view);
+		err = report_build(r, &rd->view, rd->names);
+	}
+	if (!err)
+		err = output_file_begin(rd->out);
+	if (!err) {
+		if (rd->json)
+			output_json(rd->out->f, r);
+		else
+			output_table(rd->out->f, r, rd->top);
+		err = output_file_end(rd->out);
+	}
+	report_free(r);
+	if (err && err != -EPIPE)
+		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
+	return err;
+}
+
+void renderer_free(struct renderer *rd)
+{
+	snapshot_free(&rd->view);
+}

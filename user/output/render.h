@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decode and output one report: a set of entries (one interval, or the
+ * whole run) checked for conservation, turned into named, decoded rows,
+ * and written as a table or as JSON lines.
+ */
+#ifndef TD_RENDER_H
+#define TD_RENDER_H
+
+#include <stdbool.h>
+#include "cli/options.h"
+#include "host/targets.h"
+#include "model/cgroup_names.h"
+#include "model/entries.h"
+#include "model/plan.h"
+#include "model/report.h"
+#include "output/file.h"
+
+struct renderer {
+	struct report_config cfg;
+	struct cgroup_rows_opts rows;
+	bool json;
+	unsigned int top;
+	struct output_file *out;
+	struct cgroup_names *names;
+	struct snapshot view; /* reused from one report to the next */
+};
+
+/* What to show, from the options, the plan and the targets; where to write it. */
+void renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
+		   const struct targets *t, struct output_file *out, struct cgroup_names *names);
+
+/*
+ * Build @r's rows from @s and write them. @r holds what was measured
+ * (interval, times, CPUs); its rows are freed again. Returns 0, -EPIPE
+ * when the reader is gone (nothing said), or -errno said on stderr.
+ */
+int render(struct renderer *rd, struct report *r, const struct entry_set *s);
+
+void renderer_free(struct renderer *rd);
+
+#endif /* TD_RENDER_H */

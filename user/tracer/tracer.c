@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Open the counters, then the BPF object in libbpf's order: open ->
+ * configure (const volatile knobs, map sizes, which programs load) ->
+ * load -> fill the perf event arrays -> attach.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "tdtrace.h" /* before the skeleton, whose .bss uses its types */
+#include "tdtrace.skel.h"
+#include "tracer/tracer.h"
+
+static struct bpf_map *counter_map(struct tdtrace *skel, int role)
+{
+	struct bpf_map *maps[TD_MAX_COUNTERS] = {
+		skel->maps.td_counter_0, skel->maps.td_counter_1, skel->maps.td_counter_2,
+		skel->maps.td_counter_3, skel->maps.td_counter_4, skel->maps.td_counter_5,
+		skel->maps.td_counter_6, skel->maps.td_counter_7, skel->maps.td_counter_8,
+	};
+	return maps[role];
+}
+
+/* Put every open counter fd into its perf event array, at its CPU. */
+static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
+{
+	for (int role = 0; role < g->nr_counters; role++) {
+		int map_fd = bpf_map__fd(counter_map(skel, role));
+
+		for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+			int fd = cpu_groups_fd(g, cpu, role);
+			__u32 key = cpu;
+
+			if (fd >= 0 && bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+/* Mark the CPUs whose counters are open: the program does nothing on the others. */
+static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
+{
+	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
+	__u32 zero = 0;
+	int err = 0;
+
+	if (!st)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++)
+		st[cpu].counted = cpu_groups_fd(g, cpu, 0) >= 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
+		err = -errno;
+	free(st);
+	return err;
+}
+
+/*
+ * Read the metric members directly after one leader read (one TopDown
+ * update per switch) only if td_selfcheck, run on every counted CPU, found
+ * those reads equal to helper reads. Says which on stderr.
+ */
+static int choose_member_reads(struct tracer *tr)
+{
+	struct tdtrace *skel = tr->skel;
+	const struct td_selfcheck *c = &skel->bss->selfcheck;
+	int err;
+
+	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus,
+			  tr->groups.nr_cpus);
+	if (err)
+		return err;
+	/* Equal, or behind by under 1% (counts still growing between the two reads). */
+	skel->bss->members_direct = c->reads && !c->behind && !c->ahead && !c->failed;
+	fprintf(stderr,
+		"tdtrace: %s (self-check: %llu of %llu member reads equal, %llu stale, %llu "
+		"ahead, %llu failed)\n",
+		skel->bss->members_direct ? "members read directly after one leader read"
+					  : "members read with one helper call each",
+		(unsigned long long)c->equal, (unsigned long long)c->reads,
+		(unsigned long long)c->behind, (unsigned long long)c->ahead,
+		(unsigned long long)c->failed);
+	return 0;
+}
+
+/*
+ * --per-cgroup without targets: trigger on each CPU's cgroup-switches event
+ * instead of every sched_switch, since a switch between tasks of one
+ * cgroup changes no row. False (sched_switch stays) if the kernel has no
+ * such event (before 5.13) or any CPU's fails to open.
+ */
+static bool open_cgroup_switches(struct tracer *tr)
+{
+	struct counter_set set;
+	FILE *quiet = fopen("/dev/null", "w");
+	int err;
+
+	counters_cgroup_switches(&set);
+	err = cpu_groups_open(&tr->cgroup_switches, &set, tr->cpus, libbpf_num_possible_cpus(),
+			      quiet ? quiet : stderr);
+	if (quiet)
+		fclose(quiet);
+	for (int cpu = 0; !err && cpu < tr->cgroup_switches.nr_cpus; cpu++)
+		if (tr->cpus[cpu] && cpu_groups_fd(&tr->cgroup_switches, cpu, 0) < 0)
+			err = -ENODEV;
+	if (err)
+		cpu_groups_close(&tr->cgroup_switches);
+	return !err;
+}
+
+/* Set the knobs and map sizes, and choose the programs to load. */
+static void configure(struct tracer *tr, const struct options *o, const struct plan *p,
+		      const struct targets *t)
+{
+	struct tdtrace *skel = tr->skel;
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	skel->rodata->nr_counters = p->counters.nr;
+	skel->rodata->per_thread = o->per_thread;
+	skel->rodata->charge_tasks = !o->per_cgroup;
+	skel->rodata->track_times = !p->counters.software;
+	skel->rodata->filter_pids = t->filter_pids;
+	for (int i = 0; i < t->nr_cgroups; i++) {
+		skel->rodata->cgroup_filter_id[i] = t->cgroups[i].id;
+		skel->rodata->cgroup_filter_level[i] = t->cgroups[i].level;
+	}
+	skel->rodata->nr_cgroup_filters = t->nr_cgroups;
+	tr->on_cgroup_switch = o->per_cgroup && !t->filtered && open_cgroup_switches(tr);
+	bpf_program__set_autoload(skel->progs.td_cgroup_switch, tr->on_cgroup_switch);
+	bpf_program__set_autoload(skel->progs.td_idle, tr->on_cgroup_switch);
+	bpf_program__set_autoattach(skel->progs.td_switch, !tr->on_cgroup_switch);
+	/* Following forks costs a program on every fork: load it only when needed. */
+	bpf_program__set_autoload(skel->progs.td_fork, t->filter_pids && !o->no_children);
+	bpf_map__set_max_entries(skel->maps.td_traced_tgids, o->max_tasks);
+	/* Indexed by CPU, read across CPUs by td_attach: plain arrays, one slot per CPU. */
+	bpf_map__set_max_entries(skel->maps.td_running, nr_cpus);
+	bpf_map__set_max_entries(skel->maps.td_moves, nr_cpus);
+	skel->rodata->nr_cpu_ids = nr_cpus;
+	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
+	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
+}
+
+static int load(struct tracer *tr, const struct options *o)
+{
+	char why[128];
+	int err = tdtrace__load(tr->skel);
+
+	if (!err)
+		return 0;
+	/* libbpf's own codes (4001 and up) mean nothing to strerror. */
+	libbpf_strerror(err, why, sizeof(why));
+	if (o->btf_path)
+		fprintf(stderr,
+			"tdtrace: failed to load BPF program with --btf %s: %s; is it this "
+			"kernel's BTF? (-v shows libbpf's log)\n",
+			options_shown(o->btf_path, (size_t)-1), why);
+	else
+		fprintf(stderr, "tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
+			why);
+	return err;
+}
+
+/* Fill the maps, start the counters, choose how members are read. */
+static int start_counting(struct tracer *tr, const struct plan *p)
+{
+	int err = fill_counter_maps(tr->skel, &tr->groups);
+
+	if (!err)
+		err = mark_counted_cpus(tr->skel, &tr->groups);
+	if (!err)
+		err = cpu_groups_enable(&tr->groups);
+	if (!err && p->counters.nr > 1)
+		err = choose_member_reads(tr);
+	if (err)
+		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
+	return err;
+}
+
+int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p,
+		const struct targets *t)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
+	int err;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->stats_fd = -1;
+	tr->cpus = calloc(PMU_MAX_CPUS, sizeof(*tr->cpus));
+	if (!tr->cpus)
+		return -ENOMEM;
+	err = cpu_groups_open(&tr->groups, &p->counters, p->cpus, libbpf_num_possible_cpus(),
+			      stderr);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
+			tr->groups.first_failure[0] ? tr->groups.first_failure : strerror(-err));
+		return err;
+	}
+	for (int cpu = 0; cpu < tr->groups.nr_cpus; cpu++)
+		tr->cpus[cpu] = cpu_groups_fd(&tr->groups, cpu, 0) >= 0;
+
+	tr->skel = tdtrace__open_opts(&open_opts);
+	if (!tr->skel) {
+		err = -errno;
+		fprintf(stderr, "tdtrace: failed to open BPF object: %s\n", strerror(-err));
+		return err;
+	}
+	configure(tr, o, p, t);
+	err = load(tr, o);
+	if (!err)
+		err = start_counting(tr, p);
+	if (err)
+		return err;
+	err = collector_init(&tr->coll, bpf_map__fd(tr->skel->maps.td_entries),
+			     bpf_map__fd(tr->skel->maps.td_totals), p->max_entries,
+			     bpf_program__fd(tr->skel->progs.td_flush), tr->cpus);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
+		return err;
+	}
+	for (int i = 0; i < t->nr_pids && !err; i++)
+		err = tracer_follow(tr, t->tgids[i]);
+	if (err)
+		return err;
+	if (o->self_stats) {
+		/* Stats stay on while this fd is open: nothing to undo at exit, even SIGKILL. */
+		tr->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (tr->stats_fd < 0) {
+			err = -errno;
+			fprintf(stderr, "tdtrace: failed to enable BPF run-time stats: %s\n",
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int tracer_follow(struct tracer *tr, pid_t tgid)
+{
+	__u32 key = tgid;
+	__u64 start = 0; /* filled in by the program at first sight */
+	int err = 0;
+
+	if (tgid > 0 && bpf_map_update_elem(bpf_map__fd(tr->skel->maps.td_traced_tgids), &key,
+					    &start, BPF_ANY)) {
+		err = -errno;
+		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
+	}
+	return err;
+}
+
+static int attach_cgroup_switches(struct tracer *tr)
+{
+	const struct cpu_groups *g = &tr->cgroup_switches;
+
+	tr->cgsw_links = calloc(g->nr_cpus, sizeof(*tr->cgsw_links));
+	if (!tr->cgsw_links)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		int fd = cpu_groups_fd(g, cpu, 0);
+
+		if (fd < 0)
+			continue;
+		tr->cgsw_links[cpu] =
+			bpf_program__attach_perf_event(tr->skel->progs.td_cgroup_switch, fd);
+		if (!tr->cgsw_links[cpu])
+			return -errno;
+	}
+	return 0;
+}
+
+int tracer_attach(struct tracer *tr, struct tally *tl)
+{
+	int err = tdtrace__attach(tr->skel);
+
+	if (!err && tr->on_cgroup_switch)
+		err = attach_cgroup_switches(tr);
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
+		return err;
+	}
+	err = collector_read(&tr->coll, tl->prev);
+	if (err)
+		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+	return err;
+}
+
+void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thread)
+{
+	const struct counter_set *cs = &p->counters;
+
+	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s%s; Ctrl-C to stop\n",
+		cs->software ? "cpu-clock (--software)"
+			     : (cs->level == 2 ? "TopDown L1+L2" : "TopDown L1"),
+		tr->groups.nr_open, per_thread ? " per thread" : "",
+		tr->on_cgroup_switch ? " at cgroup switches" : "");
+}
+
+int tracer_collect(struct tracer *tr, struct tally *tl)
+{
+	int err = collector_read(&tr->coll, tl->cur);
+
+	if (!err)
+		err = tally_step(tl);
+	if (!err) {
+		/* Their counts are in tl->total now: they may leave the map. */
+		err = collector_evict_exited(&tr->coll, tl->prev, tl->cur);
+		err = err > 0 ? 0 : err;
+	}
+	if (err) {
+		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+		return err;
+	}
+	tally_next(tl);
+	return 0;
+}
+
+static void detach_cgroup_switches(struct tracer *tr)
+{
+	for (int cpu = 0; tr->cgsw_links && cpu < tr->cgroup_switches.nr_cpus; cpu++) {
+		bpf_link__destroy(tr->cgsw_links[cpu]);
+		tr->cgsw_links[cpu] = NULL;
+	}
+}
+
+void tracer_detach(struct tracer *tr)
+{
+	tdtrace__detach(tr->skel);
+	detach_cgroup_switches(tr);
+}
+
+void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigned long long *ns)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	*runs = *ns = 0;
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(tr->skel->progs.td_switch), &info, &len))
+		return;
+	*runs = info.run_cnt;
+	*ns = info.run_time_ns;
+}
+
+int tracer_nr_cpus(const struct tracer *tr)
+{
+	return tr->groups.nr_open;
+}
+
+void tracer_close(struct tracer *tr)
+{
+	if (tr->stats_fd >= 0)
+		close(tr->stats_fd);
+	detach_cgroup_switches(tr);
+	free(tr->cgsw_links);
+	tdtrace__destroy(tr->skel);
+	cpu_groups_close(&tr->cgroup_switches);
+	cpu_groups_close(&tr->groups);
+	collector_free(&tr->coll);
+	free(tr->cpus);
+	memset(tr, 0, sizeof(*tr));
+	tr->stats_fd = -1;
+}

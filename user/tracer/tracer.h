@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Open and BPF attribute: the per-CPU counter groups, the BPF object
+ * (open -> configure -> load -> fill the perf event array -> attach), and
+ * the collector that reads what it charged.
+ */
+#ifndef TD_TRACER_H
+#define TD_TRACER_H
+
+#include <stdbool.h>
+#include "cli/options.h"
+#include "host/targets.h"
+#include "model/entries.h"
+#include "model/plan.h"
+#include "tracer/collect.h"
+#include "tracer/perf_open.h"
+
+struct tdtrace;
+struct bpf_link;
+
+struct tracer {
+	struct tdtrace *skel;
+	struct cpu_groups groups;	  /* the counters, one group per CPU */
+	struct cpu_groups cgroup_switches; /* --per-cgroup alone: the trigger events */
+	struct bpf_link **cgsw_links;
+	bool on_cgroup_switch; /* charged at cgroup switches, not at every sched_switch */
+	bool *cpus;	       /* [PMU_MAX_CPUS]: CPUs counted (the collector drops offline ones) */
+	struct collector coll;
+	int stats_fd; /* --self-stats: BPF run-time stats stay on while it is open */
+};
+
+#define TRACER_INIT { .stats_fd = -1 }
+
+/*
+ * Open @p's counters on its CPUs, load the BPF programs configured for
+ * @o and @t, fill their maps and start counting; -p processes are traced
+ * from here on. Nothing is attached yet. Prints a one-line error; 0 or -errno.
+ */
+int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p,
+		const struct targets *t);
+
+/*
+ * Trace one more process (COMMAND, before it is released); nothing if
+ * @tgid is not a PID. Prints a one-line error; 0 or -errno.
+ */
+int tracer_follow(struct tracer *tr, pid_t tgid);
+
+/*
+ * Attach the programs: charging starts. The first read of the maps,
+ * taken just after, is @tl's baseline. Prints a one-line error; 0 or -errno.
+ */
+int tracer_attach(struct tracer *tr, struct tally *tl);
+
+/* Say on stderr what is counted, where, and how to stop. */
+void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thread);
+
+/*
+ * Read what was charged since the last call: @tl's interval delta and
+ * running total move on one step, and exited entries already counted
+ * leave the BPF map. Prints a one-line error; 0 or -errno.
+ */
+int tracer_collect(struct tracer *tr, struct tally *tl);
+
+/* Stop charging; the counters stay open for a last tracer_collect(). */
+void tracer_detach(struct tracer *tr);
+
+/* The sched_switch program's run count and total run time so far, from the kernel. */
+void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigned long long *ns);
+
+/* CPUs counted. */
+int tracer_nr_cpus(const struct tracer *tr);
+
+void tracer_close(struct tracer *tr);
+
+#endif /* TD_TRACER_H */
