@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the sysfs parsers in user/host/pmu.c. The input, cut at
- * its first NUL, is what a PMU's sysfs file could hold; it is given to all
- * three parsers, since any of these files may be read by any of them on a
+ * libFuzzer target for the sysfs parsers in user/model/pmu_desc.c (read
+ * by user/host/pmu.c). The input, cut at its first NUL, is what a PMU's
+ * sysfs file could hold; it is given to all three parsers, since any of these files may be read by any of them on a
  * broken or hostile system:
  *
  * - pmu_parse_cpu_list() (cpus, online). Checks: the count is the number of

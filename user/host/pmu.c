@@ -23,38 +23,6 @@
 /* A cpu list of PMU_MAX_CPUS CPUs written one by one ("0,2,4,...") fits. */
 #define CPULIST_FILE (PMU_MAX_CPUS * 6)
 
-const char *const pmu_event_names[TD_MAX_COUNTERS] = {
-	[TD_SLOTS] = "slots",
-	[TD_RETIRING] = "topdown-retiring",
-	[TD_BAD_SPEC] = "topdown-bad-spec",
-	[TD_FE_BOUND] = "topdown-fe-bound",
-	[TD_BE_BOUND] = "topdown-be-bound",
-	[TD_HEAVY_OPS] = "topdown-heavy-ops",
-	[TD_BR_MISPREDICT] = "topdown-br-mispredict",
-	[TD_FETCH_LAT] = "topdown-fetch-lat",
-	[TD_MEM_BOUND] = "topdown-mem-bound",
-};
-
-static const char *skip_space(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* Length of @s[0..len) without trailing white space. */
-static size_t trim_end(const char *s, size_t len)
-{
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	return len;
-}
-
-/*
- * Read a whole (small) file below @dirfd into @buf as a string. Returns its
- * length or a negative errno; -EFBIG if it does not fit, so that a truncated
- * cpu list is never taken for a short one.
- */
 static int read_text_at(int dirfd, const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -89,221 +57,6 @@ static int read_text_at(int dirfd, const char *path, char *buf, size_t size)
  * Parse all of [s, end) as one unsigned number: decimal, or hex with 0x if
  * @hex. No sign, no blanks (strtoull alone would take both).
  */
-static int parse_num(const char *s, const char *end, bool hex, __u64 *val)
-{
-	char tmp[32], *stop;
-	size_t len = end - s;
-	int base = 10;
-
-	if (len == 0 || len >= sizeof(tmp))
-		return -EINVAL;
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	if (hex && len > 2 && tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'X'))
-		base = 16;
-	if (!isxdigit((unsigned char)tmp[base == 16 ? 2 : 0]))
-		return -EINVAL;
-	errno = 0;
-	*val = strtoull(tmp, &stop, base);
-	if (errno || *stop)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * Step through a comma-separated list in [*p, end): the next item, blanks
- * around it trimmed, goes to [*start, *stop). False when the list is done.
- */
-static bool next_item(const char **p, const char *end, const char **start, const char **stop)
-{
-	const char *s = *p, *comma;
-
-	if (!s)
-		return false;
-	comma = memchr(s, ',', end - s);
-	*p = comma ? comma + 1 : NULL;
-	if (!comma)
-		comma = end;
-	while (s < comma && isspace((unsigned char)*s))
-		s++;
-	*start = s;
-	*stop = s + trim_end(s, comma - s);
-	return true;
-}
-
-/* Set bits lo..hi inclusive (hi - lo + 1 may be 64). */
-static __u64 bit_range(unsigned int lo, unsigned int hi)
-{
-	return (~0ULL >> (63 - hi)) & (~0ULL << lo);
-}
-
-/* "lo-hi" or "n" in [s, end) into @lo, @hi. */
-static int parse_range(const char *s, const char *end, bool hex, __u64 *lo, __u64 *hi)
-{
-	const char *dash = memchr(s, '-', end - s);
-
-	if (parse_num(s, dash ? dash : end, hex, lo))
-		return -EINVAL;
-	*hi = *lo;
-	if (dash && parse_num(dash + 1, end, hex, hi))
-		return -EINVAL;
-	return *lo > *hi ? -EINVAL : 0;
-}
-
-int pmu_parse_format(const char *text, struct pmu_format_field *field)
-{
-	const char *p = skip_space(text), *colon, *end, *start, *stop;
-	__u64 mask = 0, lo, hi;
-	size_t wlen;
-	int word;
-
-	colon = strchr(p, ':');
-	if (!colon)
-		return -EINVAL;
-	wlen = colon - p;
-	if (wlen == 6 && !strncmp(p, "config", 6))
-		word = 0;
-	else if (wlen == 7 && !strncmp(p, "config1", 7))
-		word = 1;
-	else if (wlen == 7 && !strncmp(p, "config2", 7))
-		word = 2;
-	else
-		return -EINVAL;
-
-	p = colon + 1;
-	end = p + trim_end(p, strlen(p));
-	while (next_item(&p, end, &start, &stop)) {
-		if (parse_range(start, stop, false, &lo, &hi) || hi > 63)
-			return -EINVAL;
-		mask |= bit_range(lo, hi);
-	}
-	field->word = word;
-	field->mask = mask;
-	return 0;
-}
-
-static const struct pmu_format_field *find_field(const struct pmu_format *format, const char *name,
-						 size_t len)
-{
-	int i;
-
-	for (i = 0; i < format->nr; i++) {
-		const struct pmu_format_field *f = &format->field[i];
-
-		if (strlen(f->name) == len && !strncmp(f->name, name, len))
-			return f;
-	}
-	return NULL;
-}
-
-/* Spread the low bits of @val over the set bits of @mask, lowest first. */
-static int deposit(__u64 val, __u64 mask, __u64 *out)
-{
-	__u64 res = 0, bit;
-
-	for (bit = 1; bit && mask; bit <<= 1) {
-		if (!(mask & bit))
-			continue;
-		if (val & 1)
-			res |= bit;
-		val >>= 1;
-		mask &= ~bit;
-	}
-	if (val)
-		return -EINVAL;
-	*out = res;
-	return 0;
-}
-
-int pmu_encode_event(const char *text, const struct pmu_format *format, struct pmu_event *ev,
-		     char *err, size_t errlen)
-{
-	const char *p = skip_space(text), *end = p + trim_end(p, strlen(p)), *start, *stop;
-
-	memset(ev, 0, sizeof(*ev));
-	if (p == end) {
-		snprintf(err, errlen, "empty event string");
-		return -EINVAL;
-	}
-	while (next_item(&p, end, &start, &stop)) {
-		const char *eq = memchr(start, '=', stop - start);
-		const struct pmu_format_field *f;
-		int nlen = (eq ? eq : stop) - start;
-		__u64 val = 1, bits;
-
-		if (nlen == 0) {
-			snprintf(err, errlen, "empty term in event string");
-			return -EINVAL;
-		}
-		f = find_field(format, start, nlen);
-		if (!f) {
-			snprintf(err, errlen, "unknown term '%.*s' (not in the PMU's format/)",
-				 nlen, start);
-			return -EINVAL;
-		}
-		if (eq && parse_num(eq + 1, stop, true, &val)) {
-			snprintf(err, errlen, "bad value '%.*s' for term '%s'",
-				 (int)(stop - eq - 1), eq + 1, f->name);
-			return -EINVAL;
-		}
-		if (deposit(val, f->mask, &bits)) {
-			snprintf(err, errlen, "value 0x%llx does not fit term '%s' (%d bits)",
-				 (unsigned long long)val, f->name, __builtin_popcountll(f->mask));
-			return -EINVAL;
-		}
-		/* A repeated term replaces the earlier value. */
-		ev->config[f->word] = (ev->config[f->word] & ~f->mask) | bits;
-	}
-	ev->present = true;
-	return 0;
-}
-
-int pmu_parse_cpu_list(const char *text, bool *cpus, int max)
-{
-	const char *p = skip_space(text), *end = p + trim_end(p, strlen(p)), *start, *stop;
-	__u64 lo, hi, c;
-	int count = 0;
-
-	memset(cpus, 0, max * sizeof(*cpus));
-	/* The kernel prints an empty mask as an empty line. */
-	if (p == end)
-		return 0;
-	while (next_item(&p, end, &start, &stop)) {
-		if (parse_range(start, stop, false, &lo, &hi) || hi >= (__u64)max)
-			goto fail;
-		for (c = lo; c <= hi; c++) {
-			count += !cpus[c];
-			cpus[c] = true;
-		}
-	}
-	return count;
-fail:
-	memset(cpus, 0, max * sizeof(*cpus));
-	return -EINVAL;
-}
-
-/* "<root>/<rel>" for messages, without "//" when root is "/". */
-int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size)
-{
-	size_t len = 0;
-	int n = 0;
-
-	buf[0] = '\0';
-	for (int lo = 0; lo < max; lo++) {
-		int hi = lo;
-
-		if (!cpus[lo])
-			continue;
-		while (hi + 1 < max && cpus[hi + 1])
-			hi++;
-		len += snprintf(buf + len, len < size ? size - len : 0,
-				hi > lo ? "%s%d-%d" : "%s%d", n ? "," : "", lo, hi);
-		n += hi - lo + 1;
-		lo = hi;
-	}
-	return len < size ? n : -ENOSPC;
-}
-
 static void show_path(char *buf, size_t size, const char *root, const char *rel)
 {
 	size_t len = strlen(root);
@@ -459,25 +212,6 @@ cleanup:
 	return err;
 }
 
-/* Copy the value of "key<blanks>: value" into @out if @line has @key. */
-static bool cpuinfo_value(const char *line, const char *key, char *out, size_t size)
-{
-	size_t klen = strlen(key), vlen;
-	const char *p;
-
-	if (strncmp(line, key, klen))
-		return false;
-	p = line + klen;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != ':')
-		return false;
-	p = skip_space(p + 1);
-	vlen = trim_end(p, strlen(p));
-	snprintf(out, size, "%.*s", (int)vlen, p);
-	return true;
-}
-
 static void read_cpuinfo(int rootfd, struct pmu_info *info)
 {
 	bool have_vendor = false, have_model = false;
@@ -497,11 +231,11 @@ static void read_cpuinfo(int rootfd, struct pmu_info *info)
 	/* The first processor block has both; a big machine has hundreds more. */
 	while ((!have_vendor || !have_model) && getline(&line, &cap, f) > 0) {
 		if (!have_vendor)
-			have_vendor = cpuinfo_value(line, "vendor_id", info->vendor,
+			have_vendor = pmu_cpuinfo_value(line, "vendor_id", info->vendor,
 						    sizeof(info->vendor));
 		if (!have_model)
 			have_model =
-				cpuinfo_value(line, "model name", info->model, sizeof(info->model));
+				pmu_cpuinfo_value(line, "model name", info->model, sizeof(info->model));
 	}
 	free(line);
 	fclose(f);
@@ -511,7 +245,7 @@ int pmu_discover(const char *root, struct pmu_info *info)
 {
 	char buf[SMALL_FILE], bad[192] = "", path[160];
 	int rootfd, devfd = -1, pmufd = -1, err = 0, level = 0;
-	__u64 type;
+	__u32 type;
 
 	memset(info, 0, sizeof(*info));
 	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -541,9 +275,7 @@ int pmu_discover(const char *root, struct pmu_info *info)
 		goto cleanup;
 	}
 
-	if (read_text_at(pmufd, "type", buf, sizeof(buf)) < 0 ||
-	    parse_num(buf, buf + trim_end(buf, strlen(buf)), false, &type) ||
-	    type > 0xffffffffULL) {
+	if (read_text_at(pmufd, "type", buf, sizeof(buf)) < 0 || pmu_parse_type(buf, &type)) {
 		snprintf(info->why, sizeof(info->why), "failed to read the type of PMU %s",
 			 info->name);
 		goto cleanup;

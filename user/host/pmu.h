@@ -8,48 +8,7 @@
 #ifndef TD_PMU_H
 #define TD_PMU_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <linux/types.h>
-#include "tdtrace.h"
-
-#define PMU_MAX_CPUS   8192
-#define PMU_MAX_FORMAT 32
-
-/* One sysfs format/ file: "config:0-7" or "config1:0-3,8-11". */
-struct pmu_format_field {
-	char name[32];
-	int word;   /* 0 = config, 1 = config1, 2 = config2 */
-	__u64 mask; /* bits of that word, lowest first */
-};
-
-struct pmu_format {
-	int nr;
-	struct pmu_format_field field[PMU_MAX_FORMAT];
-};
-
-/* One event's attr config, encoded from its events/ string. */
-struct pmu_event {
-	bool present;
-	__u64 config[3]; /* config, config1, config2 */
-};
-
-struct pmu_info {
-	char name[32]; /* "cpu" or "cpu_core"; empty if none found */
-	__u32 type;    /* perf_event_attr.type */
-	bool hybrid;   /* cpu_core + cpu_atom */
-	int level;     /* 0: no TopDown, 1: L1 metrics, 2: L1 + L2 */
-	struct pmu_format format;
-	struct pmu_event events[TD_MAX_COUNTERS]; /* by enum td_counter */
-	int nr_cpus;				  /* CPUs the PMU covers and are online */
-	bool cpus[PMU_MAX_CPUS];		  /* which ones */
-	char vendor[32];			  /* from /proc/cpuinfo, "" if unknown */
-	char model[128];			  /* "model name" from /proc/cpuinfo */
-	char why[256];				  /* level 0: what is missing, one line */
-};
-
-/* sysfs event names by enum td_counter role. */
-extern const char *const pmu_event_names[TD_MAX_COUNTERS];
+#include "model/pmu_desc.h"
 
 /*
  * Fill @info from the tree under @root. Returns 0 when the tree could be
@@ -57,22 +16,5 @@ extern const char *const pmu_event_names[TD_MAX_COUNTERS];
  * or a negative errno when the tree itself is unreadable.
  */
 int pmu_discover(const char *root, struct pmu_info *info);
-
-/* Parse one format/ file's content into @field (name set by caller). 0 or -EINVAL. */
-int pmu_parse_format(const char *text, struct pmu_format_field *field);
-
-/*
- * Encode an events/ string ("event=0x00,umask=0x80") with @format into
- * @ev->config. Unknown terms and values that do not fit their field are
- * errors: returns -EINVAL and writes a one-line reason to @err.
- */
-int pmu_encode_event(const char *text, const struct pmu_format *format, struct pmu_event *ev,
-		     char *err, size_t errlen);
-
-/* Parse a cpu list ("0-3,8,10-11\n") into @cpus[0..max). Returns the count or -EINVAL. */
-int pmu_parse_cpu_list(const char *text, bool *cpus, int max);
-
-/* Format @cpus[0..max) as "0-3,8" into @buf. Returns the count, or -ENOSPC if cut short. */
-int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size);
 
 #endif /* TD_PMU_H */

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <linux/perf_event.h>
-#include "host/pmu.h"
+#include "model/pmu_desc.h"
 
 struct counter_set {
 	int nr;	       /* counters in use; index = enum td_counter role */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cli/options.h"
-#include "host/pmu.h"
+#include "model/pmu_desc.h"
 #include "model/counters.h"
 
 struct plan {
