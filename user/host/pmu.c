@@ -232,10 +232,10 @@ static void read_cpuinfo(int rootfd, struct pmu_info *info)
 	while ((!have_vendor || !have_model) && getline(&line, &cap, f) > 0) {
 		if (!have_vendor)
 			have_vendor = pmu_cpuinfo_value(line, "vendor_id", info->vendor,
-						    sizeof(info->vendor));
+							sizeof(info->vendor));
 		if (!have_model)
-			have_model =
-				pmu_cpuinfo_value(line, "model name", info->model, sizeof(info->model));
+			have_model = pmu_cpuinfo_value(line, "model name", info->model,
+						       sizeof(info->model));
 	}
 	free(line);
 	fclose(f);

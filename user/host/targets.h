@@ -50,7 +50,7 @@ struct options;
 /* What -c, -p and COMMAND resolved to: the run's targets. */
 struct targets {
 	struct cgroup_target cgroups[TD_MAX_CGROUP_FILTERS]; /* -c */
-	const char *roots[TD_MAX_CGROUP_FILTERS];	      /* their paths, for cgroup rows */
+	const char *roots[TD_MAX_CGROUP_FILTERS];	     /* their paths, for cgroup rows */
 	int nr_cgroups;
 	pid_t tgids[TD_MAX_PIDS]; /* -p, each a process (a thread id names its process) */
 	int pidfds[TD_MAX_PIDS];  /* readable once that very process exits, PID reuse or not */

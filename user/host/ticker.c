@@ -108,7 +108,8 @@ bool ticker_wait(struct ticker *tk, struct targets *t)
 		/* The next boundary; those missed while output was blocked are skipped. */
 		tk->deadline += tk->interval_s;
 		if (tk->deadline < now())
-			tk->deadline += ceil((now() - tk->deadline) / tk->interval_s) * tk->interval_s;
+			tk->deadline +=
+				ceil((now() - tk->deadline) / tk->interval_s) * tk->interval_s;
 		wake = tk->end && tk->deadline > tk->end ? tk->end : tk->deadline;
 		while (now() < wake - 1e-4 && !exiting && !child_exited && !targets_all_exited(t))
 			sleep_until(tk, wake, t);
@@ -120,7 +121,8 @@ bool ticker_wait(struct ticker *tk, struct targets *t)
 			continue;
 		}
 		if (exiting && t->cmd.pid > 0) {
-			/* SIGINT/SIGTERM: pass it on (unless the terminal did), stop with COMMAND. */
+			/* SIGINT/SIGTERM: pass it on (unless the terminal did), stop with COMMAND.
+			 */
 			if (exiting_by_kill && tk->forwarded != exiting)
 				kill(t->cmd.pid, exiting);
 			tk->forwarded = exiting;

@@ -12,12 +12,12 @@
 
 struct ticker {
 	double interval_s;
-	double start, end;     /* CLOCK_MONOTONIC; end 0: no -d */
-	double deadline;       /* the boundary being waited for */
-	double last_read;      /* when the last interval was read */
-	sigset_t unblocked;    /* the mask ppoll sleeps with: stop signals come in there */
-	int command_status;    /* COMMAND's status once it ended, as a shell gives it */
-	int forwarded;	       /* the stop signal last passed on to COMMAND */
+	double start, end;  /* CLOCK_MONOTONIC; end 0: no -d */
+	double deadline;    /* the boundary being waited for */
+	double last_read;   /* when the last interval was read */
+	sigset_t unblocked; /* the mask ppoll sleeps with: stop signals come in there */
+	int command_status; /* COMMAND's status once it ended, as a shell gives it */
+	int forwarded;	    /* the stop signal last passed on to COMMAND */
 };
 
 /*

@@ -15,7 +15,7 @@ struct cgroup_name {
 };
 
 struct cgroup_names {
-	char *mount; /* where the names come from; NULL: no cgroup v2, none are known */
+	char *mount;	       /* where the names come from; NULL: no cgroup v2, none are known */
 	struct cgroup_name *v; /* sorted by id */
 	size_t nr, cap;
 	unsigned int refresh_budget; /* re-reads cgroup_names_find() may still do */

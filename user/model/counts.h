@@ -48,8 +48,10 @@ void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *
 
 /* td_key_seek over an array of structs with a `key` member, or of keys (TD_KEYS). */
 #define TD_SEEK(arr, n, j, k)                                                                      \
-	((__typeof__(&(arr)[0]))td_key_seek((arr), (n), sizeof((arr)[0]),                         \
-					    __builtin_offsetof(__typeof__((arr)[0]), key), (j), (k)))
-#define TD_SEEK_KEYS(arr, n, j, k) ((const struct td_key *)td_key_seek((arr), (n), sizeof(struct td_key), 0, (j), (k)))
+	((__typeof__(&(arr)[0]))td_key_seek((arr), (n), sizeof((arr)[0]),                          \
+					    __builtin_offsetof(__typeof__((arr)[0]), key), (j),    \
+					    (k)))
+#define TD_SEEK_KEYS(arr, n, j, k)                                                                 \
+	((const struct td_key *)td_key_seek((arr), (n), sizeof(struct td_key), 0, (j), (k)))
 
 #endif /* TD_COUNTS_H */

@@ -30,8 +30,7 @@ void entries_free(struct entry_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int entries_diff(const struct entry_set *prev, const struct entry_set *cur,
-		 struct entry_set *delta)
+int entries_diff(const struct entry_set *prev, const struct entry_set *cur, struct entry_set *delta)
 {
 	static const struct td_counts zero;
 	size_t j = 0;
@@ -102,7 +101,8 @@ bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
 			return false;
 	if (sum.slices != t->all.slices)
 		return false;
-	return !times || (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
+	return !times ||
+	       (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
 }
 
 /*
@@ -180,7 +180,8 @@ static size_t foldable(struct entry_set *s, struct entry **out)
 
 static int cmp_slots_then_key(const void *a, const void *b)
 {
-	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+	const struct entry *x = *(const struct entry *const *)a,
+			   *y = *(const struct entry *const *)b;
 
 	if (x->c.count[0] != y->c.count[0])
 		return x->c.count[0] < y->c.count[0] ? -1 : 1;
@@ -214,7 +215,8 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 				f = &folded[m];
 		if (!f) {
 			f = &folded[nr_folded++];
-			f->key = (struct td_key){ .id = TD_FOLDED_ID, .cgroup_id = e->key.cgroup_id };
+			f->key = (struct td_key){ .id = TD_FOLDED_ID,
+						  .cgroup_id = e->key.cgroup_id };
 			/* Its row's pid: 0 would say the idle tasks. */
 			f->tgid = TD_FOLDED_ID;
 			f->flags = TD_TASK_EXITED;
@@ -302,8 +304,8 @@ int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *vi
 	qsort(order, s->nr, sizeof(*order), cmp_id_ref);
 	view->nr_cgroups = 0;
 	for (size_t i = 0; i < s->nr; i++) {
-		struct cgroup_sample *last = view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1]
-							      : NULL;
+		struct cgroup_sample *last =
+			view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1] : NULL;
 		const struct entry *e = &s->v[order[i].idx];
 
 		if (last && last->id == order[i].id) {

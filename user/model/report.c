@@ -92,7 +92,8 @@ static int sort_by_slots(struct row **rows, size_t *n, size_t limit)
 int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names)
 {
 	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
-	const struct cgroup_rows_opts *copts = r->cfg->cgroup_opts ? r->cfg->cgroup_opts : &every_cgroup;
+	const struct cgroup_rows_opts *copts =
+		r->cfg->cgroup_opts ? r->cfg->cgroup_opts : &every_cgroup;
 	int level = r->cfg->counters->level;
 	size_t limit;
 

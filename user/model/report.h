@@ -47,7 +47,7 @@ struct report {
 	double elapsed_s;      /* since tdtrace started counting */
 	int nr_cpus;	       /* CPUs counted */
 	const struct td_cpu_totals *totals;
-	bool conserved; /* entries + overflow + untraced == totals (entries_conserved) */
+	bool conserved;		  /* entries + overflow + untraced == totals (entries_conserved) */
 	struct td_metrics system; /* all CPUs together */
 	struct row *tasks;	  /* by slots, largest first */
 	size_t nr_tasks;

@@ -154,8 +154,7 @@ int collector_read(struct collector *c, struct entry_set *s)
 	return 0;
 }
 
-int collector_evict_exited(struct collector *c, const struct entry_set *prev,
-			   struct entry_set *cur)
+int collector_evict_exited(struct collector *c, const struct entry_set *prev, struct entry_set *cur)
 {
 	size_t n = entries_quiet_exited(prev, cur, c->evict), kept = 0, gone = 0, j = 0;
 

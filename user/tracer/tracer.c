@@ -70,8 +70,7 @@ static int choose_member_reads(struct tracer *tr)
 	const struct td_selfcheck *c = &skel->bss->selfcheck;
 	int err;
 
-	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus,
-			  tr->groups.nr_cpus);
+	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus, tr->groups.nr_cpus);
 	if (err)
 		return err;
 	/* Equal, or behind by under 1% (counts still growing between the two reads). */
@@ -159,7 +158,8 @@ static int load(struct tracer *tr, const struct options *o)
 			"kernel's BTF? (-v shows libbpf's log)\n",
 			options_shown(o->btf_path, (size_t)-1), why);
 	else
-		fprintf(stderr, "tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
+		fprintf(stderr,
+			"tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
 			why);
 	return err;
 }

@@ -20,7 +20,7 @@ struct bpf_link;
 
 struct tracer {
 	struct tdtrace *skel;
-	struct cpu_groups groups;	  /* the counters, one group per CPU */
+	struct cpu_groups groups;	   /* the counters, one group per CPU */
 	struct cpu_groups cgroup_switches; /* --per-cgroup alone: the trigger events */
 	struct bpf_link **cgsw_links;
 	bool on_cgroup_switch; /* charged at cgroup switches, not at every sched_switch */
@@ -29,7 +29,10 @@ struct tracer {
 	int stats_fd; /* --self-stats: BPF run-time stats stay on while it is open */
 };
 
-#define TRACER_INIT { .stats_fd = -1 }
+#define TRACER_INIT                                                                                \
+	{                                                                                          \
+		.stats_fd = -1                                                                     \
+	}
 
 /*
  * Open @p's counters on its CPUs, load the BPF programs configured for

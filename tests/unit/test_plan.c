@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plan stage (user/model/plan.c): which counters from the options and
+ * the discovered PMU, on which CPUs, and what it says when it leaves CPUs
+ * out or finds no TopDown. Uses the fixtures in tests/fixtures/sysfs; run
+ * from the repository root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host/pmu.h"
+#include "host/preflight.h"
+#include "model/plan.h"
+
+#define FIXTURES "tests/fixtures/sysfs"
+
+struct fx {
+	struct pmu_info pmu;
+	bool online[PMU_MAX_CPUS];
+	struct options o;
+	struct plan p;
+	char *said; /* what the stage wrote on its error stream */
+	size_t len;
+};
+
+static struct fx *fx_new(const char *fixture)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char *argv[] = { "tdtrace", NULL };
+
+	assert_non_null(fx);
+	assert_int_equal(pmu_discover(fixture, &fx->pmu), 0);
+	assert_true(read_online_cpus(fixture, fx->online, PMU_MAX_CPUS) > 0);
+	assert_int_equal(options_parse(1, argv, &fx->o, stdout, stderr), OPTIONS_RUN);
+	return fx;
+}
+
+static FILE *said(struct fx *fx)
+{
+	FILE *f;
+
+	free(fx->said);
+	fx->said = NULL;
+	f = open_memstream(&fx->said, &fx->len);
+	assert_non_null(f);
+	return f;
+}
+
+static void fx_free(struct fx *fx)
+{
+	free(fx->said);
+	free(fx);
+}
+
+static int count(const bool *cpus)
+{
+	int n = 0;
+
+	for (int i = 0; i < PMU_MAX_CPUS; i++)
+		n += cpus[i];
+	return n;
+}
+
+/* Ice Lake: TopDown on every online CPU, nothing said. */
+static void test_icelake_topdown_everywhere(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/icelake");
+	FILE *f = said(fx);
+
+	(void)state;
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
+	assert_false(fx->p.counters.software);
+	assert_true(fx->p.counters.nr >= 5);
+	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
+	fclose(f);
+	assert_int_equal(fx->len, 0);
+	assert_int_equal(count(fx->p.cpus), count(fx->online));
+	assert_int_equal(fx->p.max_entries, fx->o.max_tasks);
+	fx_free(fx);
+}
+
+/* Alder Lake: the E-cores (cpu_atom, 16-23) are left out, and named. */
+static void test_hybrid_leaves_out_ecores(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/alderlake");
+	FILE *f = said(fx);
+
+	(void)state;
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
+	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
+	fclose(f);
+	assert_true(fx->p.cpus[0] && fx->p.cpus[15]);
+	assert_false(fx->p.cpus[16] || fx->p.cpus[23]);
+	assert_int_equal(count(fx->p.cpus), 16);
+	assert_non_null(strstr(fx->said, "leaving out CPUs 16-23: not covered by PMU cpu_core"));
+	assert_non_null(strstr(fx->said, "E-cores"));
+	fx_free(fx);
+}
+
+/* --software counts on every online CPU, hybrid or not. */
+static void test_software_every_cpu(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/alderlake");
+	FILE *f = said(fx);
+
+	(void)state;
+	fx->o.software = true;
+	fx->o.per_cgroup = true;
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
+	assert_true(fx->p.counters.software);
+	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
+	fclose(f);
+	assert_int_equal(fx->len, 0);
+	assert_int_equal(count(fx->p.cpus), 24);
+	/* --per-cgroup: the map holds cgroups. */
+	assert_int_equal(fx->p.max_entries, fx->o.max_cgroups);
+	fx_free(fx);
+}
+
+/* No PMU (a VM): a usage error that names the CPU and the way out. */
+static void test_no_pmu_says_why(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/vm");
+	FILE *f = said(fx);
+
+	(void)state;
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), -ENODEV);
+	fclose(f);
+	assert_non_null(strstr(fx->said, "tdtrace: no TopDown counters on this CPU ("));
+	assert_non_null(strstr(fx->said, "use --software"));
+	assert_non_null(strchr(fx->said, '\n'));
+	assert_ptr_equal(strchr(fx->said, '\n'), fx->said + fx->len - 1); /* one line */
+	fx_free(fx);
+}
+
+/* --test-members: a bad name is a usage error, a good list a software set. */
+static void test_test_members(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/vm");
+	FILE *f = said(fx);
+
+	(void)state;
+	fx->o.software = true;
+	fx->o.test_members = "context-switches,no-such-event";
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), -EINVAL);
+	fclose(f);
+	assert_non_null(strstr(
+		fx->said, "invalid value 'context-switches,no-such-event' for --test-members"));
+	f = said(fx);
+	fx->o.test_members = "context-switches,page-faults";
+	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
+	fclose(f);
+	assert_int_equal(fx->p.counters.nr, 3);
+	assert_true(fx->p.counters.software);
+	fx_free(fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_icelake_topdown_everywhere),
+		cmocka_unit_test(test_hybrid_leaves_out_ecores),
+		cmocka_unit_test(test_software_every_cpu),
+		cmocka_unit_test(test_no_pmu_says_why),
+		cmocka_unit_test(test_test_members),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
