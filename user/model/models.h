@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PMU models as data. One row per (CPU family, PMU): how it is recognised,
+ * what it opens (one counting group per CPU of that PMU), and how its
+ * counts decode into TopDown levels 1 and 2, as perf's own metric
+ * expressions. Model names are perf's tools/perf/pmu-events/arch/x86
+ * directory names; metric names are perf's MetricName. Adding a CPU
+ * family is adding a row here and its tests: nothing else branches on
+ * the model. Pure.
+ */
+#ifndef TD_MODELS_H
+#define TD_MODELS_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "tdtrace.h"
+
+#define MODEL_MAX_EVENTS  TD_MAX_COUNTERS
+#define MODEL_MAX_METRICS 24
+
+enum model_event_flags {
+	MODEL_EV_L2 = 1 << 0,	      /* only needed for level 2 */
+	MODEL_EV_CORRECTION = 1 << 1, /* may fail to open: metrics then use their plain form */
+	MODEL_EV_FIXED = 1 << 2,      /* on a fixed counter, or a PERF_METRICS field: no generic one */
+};
+
+/* One event of a model's group. The first is the group leader. */
+struct model_event {
+	const char *name;  /* perf's spelling, the key of JSON "counts": "slots", "INT_MISC.UOP_DROPPING" */
+	const char *alias; /* another name perf's expressions use for it ("TOPDOWN.SLOTS"), or NULL */
+	const char *sysfs; /* encode from the PMU's events/ file of this name, or NULL: use config */
+	__u64 config;	   /* raw: event | umask << 8 | edge << 18 | inv << 23 | cmask << 24 (AMD:
+			      event bits 11:8 at 35:32) */
+	unsigned int flags;
+};
+
+/* One metric: perf's formula for it, as perf writes it. */
+struct model_metric {
+	const char *name;   /* "tma_frontend_bound"; level 0 ones only feed the others */
+	int level;	    /* 0, 1 or 2 */
+	const char *parent; /* level 2: the level-1 node it divides */
+	const char *expr;   /* perf's MetricExpr, verbatim but for the PMU prefix */
+	const char *plain;  /* the same without MODEL_EV_CORRECTION events; NULL: expr uses none */
+};
+
+struct pmu_model {
+	const char *name;   /* perf's directory: "icelake", "sapphirerapids", "alderlake" */
+	const char *vendor; /* /proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD" */
+	int family;	    /* cpu family */
+	unsigned char cpu_models[16]; /* cpu models (CPUID), 0-terminated */
+	int stepping_min, stepping_max; /* steppings it covers (both 0: any) */
+	const char *pmu;	      /* sysfs PMU: "cpu", "cpu_core" (P-cores), "cpu_atom" (E-cores) */
+	const char *core;	      /* hybrid: "P-core" or "E-core"; NULL */
+	const char *requires;	      /* a sysfs events/ name the PMU must have ("slots"), or NULL */
+	int gp_counters;	      /* generic counters one group may use on this PMU */
+	const char *slots;	      /* the metric that counts pipeline slots */
+	bool smt_approximate;	      /* with SMT on, per-task fractions are an approximation */
+	const struct model_event *events;
+	int nr_events;
+	const struct model_metric *metrics;
+	int nr_metrics;
+	const char *source; /* where the formulas come from */
+	const char *verified; /* on which hardware this row was checked, or "not on hardware" */
+};
+
+extern const struct pmu_model pmu_models[];
+extern const int nr_pmu_models;
+
+/* The row for this CPU and PMU, or NULL. */
+const struct pmu_model *model_find(const char *vendor, int family, int cpu_model, int stepping,
+				   const char *pmu);
+
+/* The row of @name on @pmu (NULL: the first of that name), or NULL: for recorded lines. */
+const struct pmu_model *model_by_name(const char *name, const char *pmu);
+
+#endif /* TD_MODELS_H */
