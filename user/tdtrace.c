@@ -31,6 +31,16 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return verbose ? vfprintf(stderr, fmt, args) : 0;
 }
 
+/* libbpf's messages with -v only; memory kept in the heap between intervals. */
+static void setup_process(const struct options *o)
+{
+	verbose = o->verbose;
+	libbpf_set_print(libbpf_print);
+	/* Each interval builds and frees a few MiB (10,000 tasks): don't mmap it afresh. */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+}
+
 /* What measured a report: its index, when it ends, how long it covers, on how many CPUs. */
 static struct report measured(unsigned int interval, double elapsed, double duration,
 			      const struct tracer *tr)
@@ -69,11 +79,7 @@ int main(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
-	verbose = o.verbose;
-	libbpf_set_print(libbpf_print);
-	/* Each interval builds and frees a few MiB (10,000 tasks): keep it in the heap. */
-	mallopt(M_MMAP_THRESHOLD, 256 << 20);
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	setup_process(&o);
 	targets_init(&t);
 	tally_init(&tl);
 
@@ -88,10 +94,12 @@ int main(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto cleanup;
 	}
-	if (machine_prepare(&o, &m) || output_file_open(&out, o.output) ||
-	    targets_resolve(&o, m.mount, &t))
+	if (machine_prepare(&o, &m))
 		goto cleanup;
 	plan_cpus(&p, m.pmu, m.online, stderr);
+	if (machine_reserve_files(plan_files(&p, &o)) || output_file_open(&out, o.output) ||
+	    targets_resolve(&o, m.mount, &t))
+		goto cleanup;
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */
 	if (tracer_open(&tr, &o, &p, &t) || targets_hold_command(&o, &t) ||

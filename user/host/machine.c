@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "host/cgroupfs.h"
 #include "host/machine.h"
 #include "host/preflight.h"
@@ -57,6 +58,35 @@ int machine_prepare(const struct options *o, struct machine *m)
 	if (read_online_cpus(o->sysfs_root, m->online, PMU_MAX_CPUS) <= 0) {
 		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
 		return -ENOENT;
+	}
+	return 0;
+}
+
+int machine_reserve_files(unsigned long needed)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return -errno;
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur >= needed)
+		return 0;
+	if (r.rlim_cur == RLIM_INFINITY)
+		return 0;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < needed) {
+		fprintf(stderr,
+			"tdtrace: needs %lu open files (counters on every CPU, BPF maps), but "
+			"the hard limit is %llu: raise it (ulimit -Hn %lu as root, or "
+			"LimitNOFILE=%lu in a systemd unit)\n",
+			needed, (unsigned long long)r.rlim_max, needed, needed);
+		return -EMFILE;
+	}
+	r.rlim_cur = needed;
+	if (setrlimit(RLIMIT_NOFILE, &r)) {
+		int err = -errno;
+
+		fprintf(stderr, "tdtrace: failed to raise the open file limit to %lu: %s\n", needed,
+			strerror(-err));
+		return err;
 	}
 	return 0;
 }

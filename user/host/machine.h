@@ -29,6 +29,13 @@ int machine_discover(const struct options *o, struct machine *m);
  */
 int machine_prepare(const struct options *o, struct machine *m);
 
+/*
+ * Raise the soft RLIMIT_NOFILE to @needed descriptors if it is lower (up
+ * to the hard limit). If the hard limit is lower, says how many are
+ * needed and how to allow them, and returns -EMFILE.
+ */
+int machine_reserve_files(unsigned long needed);
+
 void machine_free(struct machine *m);
 
 #endif /* TD_MACHINE_H */

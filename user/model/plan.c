@@ -50,3 +50,16 @@ void plan_cpus(struct plan *p, const struct pmu_info *pmu, const bool *online, F
 	fprintf(err, "tdtrace: leaving out CPUs %s: not covered by PMU %s%s\n", list, pmu->name,
 		pmu->hybrid ? " (E-cores have no TopDown metrics)" : "");
 }
+
+/* BPF maps, programs, links and BTF, stdio, -o, the command's pipes: a generous bound. */
+#define TD_FILES_FIXED 128
+
+unsigned long plan_files(const struct plan *p, const struct options *o)
+{
+	unsigned long cpus = 0;
+
+	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++)
+		cpus += p->cpus[cpu];
+	/* + 1 per CPU: --per-cgroup's cgroup-switches trigger. */
+	return cpus * (p->counters.nr + 1) + o->nr_pids + TD_FILES_FIXED;
+}

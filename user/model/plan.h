@@ -31,4 +31,11 @@ int plan_counters(const struct options *o, const struct pmu_info *pmu, struct pl
  */
 void plan_cpus(struct plan *p, const struct pmu_info *pmu, const bool *online, FILE *err);
 
+/*
+ * File descriptors the run will hold: a counter per event per CPU, the
+ * cgroup-switch trigger per CPU, -p's pidfds, and room for the BPF
+ * object's maps, programs and links, stdio and -o.
+ */
+unsigned long plan_files(const struct plan *p, const struct options *o);
+
 #endif /* TD_PLAN_H */
