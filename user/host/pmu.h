@@ -17,4 +17,14 @@
  */
 int pmu_discover(const char *root, struct pmu_info *info);
 
+/*
+ * Fill @out with the CPU (vendor, family, model, stepping, SMT, NMI
+ * watchdog, hypervisor flag) and every core PMU under @root: "cpu", or on
+ * hybrid parts "cpu_core" and "cpu_atom", each with its type, format/,
+ * encoded events/ and online CPUs. Returns 0 when the tree could be read,
+ * even with no core PMU (then nr_pmus is 0 and why says so), or -errno
+ * when @root itself is unreadable.
+ */
+int pmu_discover_all(const char *root, struct cpu_pmus *out);
+
 #endif /* TD_PMU_H */

@@ -286,3 +286,11 @@ int pmu_parse_type(const char *text, __u32 *type)
 	*type = v;
 	return 0;
 }
+
+const struct pmu_named_event *core_pmu_event(const struct core_pmu *p, const char *name)
+{
+	for (int i = 0; i < p->nr_events; i++)
+		if (!strcmp(p->events[i].name, name))
+			return &p->events[i];
+	return NULL;
+}

@@ -47,6 +47,42 @@ struct pmu_info {
 	char why[256];				  /* level 0: what is missing, one line */
 };
 
+#define PMU_MAX_CORE_PMUS 3  /* "cpu"; or "cpu_core" and "cpu_atom" (and "cpu_lowpower") */
+#define PMU_MAX_EVENTS	  128 /* events/ entries kept per PMU */
+
+/* One events/ entry, encoded. */
+struct pmu_named_event {
+	char name[64];
+	__u64 config[3]; /* config, config1, config2 */
+};
+
+/* One core PMU as sysfs shows it. */
+struct core_pmu {
+	char name[32]; /* "cpu", "cpu_core", "cpu_atom" */
+	__u32 type;    /* perf_event_attr.type */
+	struct pmu_format format;
+	struct pmu_named_event events[PMU_MAX_EVENTS]; /* those that encoded with format/ */
+	int nr_events;
+	bool cpus[PMU_MAX_CPUS]; /* online CPUs it covers */
+	int nr_cpus;
+};
+
+/* The machine's CPU and its core PMUs, as discovery found them. */
+struct cpu_pmus {
+	char vendor[32];      /* /proc/cpuinfo vendor_id, "" if unknown */
+	char model_name[128]; /* "model name" */
+	int family, model, stepping; /* -1 if unknown */
+	bool hypervisor;	     /* cpuinfo flags has "hypervisor": a guest */
+	bool smt_on;		     /* /sys/devices/system/cpu/smt/active is 1 */
+	int nmi_watchdog;	     /* /proc/sys/kernel/nmi_watchdog: 1, 0, or -1 if unreadable */
+	struct core_pmu pmu[PMU_MAX_CORE_PMUS];
+	int nr_pmus;
+	char why[256]; /* nr_pmus == 0: why, one line ("no core PMU in ...: a VM without ...") */
+};
+
+/* The events/ entry @name of @p, or NULL. */
+const struct pmu_named_event *core_pmu_event(const struct core_pmu *p, const char *name);
+
 /* sysfs event names by enum td_counter role. */
 extern const char *const pmu_event_names[TD_MAX_COUNTERS];
 
