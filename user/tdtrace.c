@@ -105,9 +105,11 @@ int main(int argc, char **argv)
 	if (tracer_open(&tr, &o, &p, &t) || targets_hold_command(&o, &t) ||
 	    tracer_follow(&tr, t.cmd.pid) || tracer_attach(&tr, &tl))
 		goto cleanup;
-	ticker_start(&tk, o.interval_ms, o.duration_s); /* stop signals are handled from here */
-	if (targets_release_command(&o, &t))
+	ticker_start(&tk, o.interval_ms, o.duration_s);
+	ret = targets_release_command(&o, &t);
+	if (ret)
 		goto cleanup;
+	ret = EXIT_FAIL;
 	tracer_announce(&tr, &p, o.per_thread);
 	renderer_init(&rd, &o, &p, &t, &out, &m.names);
 

@@ -140,7 +140,7 @@ static const struct bad_input rows[] = {
 	{ { "--software", "-o", "/nonexistent/\x1b[2J", "-d", "1" },
 	  .code = 1,
 	  .says = "/nonexistent/\\x1b[2J" },
-	{ { "--software", "--", "/no\ncmd" }, .code = 1, .says = "'/no\\x0acmd'" },
+	{ { "--software", "--", "/no\ncmd" }, .code = 127, .says = "'/no\\x0acmd'" },
 	/* no TopDown PMU (a VM's sysfs) and no --software */
 	{ { "--sysfs-root", "tests/fixtures/sysfs/vm", "-d", "1" },
 	  .code = 2,

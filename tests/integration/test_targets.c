@@ -734,15 +734,19 @@ struct bad_target {
 	const char *args[4];
 	const char *names; /* what the one error line must name */
 	bool v1;	   /* a cgroup v1 path: skip the case where it is not one */
+	int code;	   /* the exit code */
 };
 
 static const struct bad_target bad_targets[] = {
-	{ { "-p", "999999" }, "999999", false },
-	{ { "-c", "/tdtrace-no-such-cgroup" }, "/tdtrace-no-such-cgroup", false },
-	{ { "-c", "/sys/fs/cgroup/cpu" }, "/sys/fs/cgroup/cpu", true },
-	{ { "-c", "../../etc" }, "../../etc", false },
-	{ { "--", "/nonexistent/cmd" }, "/nonexistent/cmd", false },
-	{ { "--", "/etc/passwd" }, "/etc/passwd", false },
+	{ { "-p", "999999" }, "999999", false, 1 },
+	{ { "-c", "/tdtrace-no-such-cgroup" }, "/tdtrace-no-such-cgroup", false, 1 },
+	{ { "-c", "/sys/fs/cgroup/cpu" }, "/sys/fs/cgroup/cpu", true, 1 },
+	{ { "-c", "../../etc" }, "../../etc", false, 1 },
+	/* A COMMAND that cannot run: the shell's codes, not tdtrace's own 1. */
+	{ { "--", "/nonexistent/cmd" }, "/nonexistent/cmd", false, 127 },
+	{ { "--", "/etc/passwd" }, "/etc/passwd", false, 126 },
+	{ { "--", "no-such-command-in-path" }, "no-such-command-in-path", false, 127 },
+	{ { "--", "/tmp" }, "/tmp", false, 126 },
 };
 
 /* Is path a directory on a cgroup v1 (not cgroup2) filesystem? */
@@ -779,7 +783,7 @@ static void test_bad_targets(void **state)
 		const char *args[8] = { "--software", "--json" };
 		long long min_prog = 0, min_map = 0;
 		char shown[128] = "", left[1024] = "";
-		int n = 2, code, nleft = 0;
+		int n = 2, code, want, nleft = 0;
 
 		for (int a = 0; b->args[a]; a++) {
 			args[n++] = b->args[a];
@@ -803,17 +807,18 @@ static void test_bad_targets(void **state)
 		if (bpftool && min_prog >= 0 && min_map >= 0)
 			nleft = itest_wait_td_orphans_gone(min_prog, min_map, GONE_MS, left,
 							   sizeof(left));
-		if (code != 1 || *td_out || !itest_one_error_line(td_err) ||
+		want = b->code;
+		if (code != want || *td_out || !itest_one_error_line(td_err) ||
 		    !strstr(td_err, b->names) || (b->v1 && !strstr(td_err, "v1")) || nleft) {
 			print_message(
-				"FAIL tdtrace%s: exit %d (want 1), stdout %zu bytes (want 0), "
+				"FAIL tdtrace%s: exit %d (want %d), stdout %zu bytes (want 0), "
 				"td_ BPF objects left %d %s, stderr (want one 'tdtrace: ' "
 				"line naming %s%s): %s",
-				shown, code, strlen(td_out), nleft, left, b->names,
+				shown, code, want, strlen(td_out), nleft, left, b->names,
 				b->v1 ? " and cgroup v1" : "", td_err);
 			failures++;
 		} else {
-			print_message("ok   tdtrace%s -> 1: %s", shown, td_err);
+			print_message("ok   tdtrace%s -> %d: %s", shown, want, td_err);
 		}
 	}
 	assert_int_equal(failures, 0);

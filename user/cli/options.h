@@ -15,6 +15,8 @@
 #define EXIT_OK	   0
 #define EXIT_FAIL  1 /* runtime failure: privileges, BTF, counters, targets */
 #define EXIT_USAGE 2 /* bad command line, or no TopDown PMU without --software */
+#define EXIT_CANNOT_RUN 126 /* COMMAND was found but could not be executed */
+#define EXIT_NOT_FOUND	127 /* COMMAND was not found */
 
 struct options {
 	unsigned int interval_ms; /* -I */

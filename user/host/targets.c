@@ -123,6 +123,7 @@ int command_start(char **argv, struct command *c)
 		return -e;
 	}
 	if (pid == 0) {
+		sigset_t none;
 		char go;
 		int e;
 
@@ -136,6 +137,9 @@ int command_start(char **argv, struct command *c)
 		if (read(gate[0], &go, 1) != 1)
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		/* tdtrace holds its stop signals blocked; COMMAND must not inherit that. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		prctl(PR_SET_PDEATHSIG, 0);
 		execvp(argv[0], argv);
 		e = errno;
@@ -253,10 +257,12 @@ int targets_release_command(const struct options *o, struct targets *t)
 {
 	int err = o->command ? command_release(&t->cmd) : 0;
 
-	if (err)
-		fprintf(stderr, "tdtrace: failed to run '%s': %s\n",
-			options_shown(o->command[0], (size_t)-1), strerror(-err));
-	return err;
+	if (!err)
+		return 0;
+	fprintf(stderr, "tdtrace: failed to run '%s': %s\n",
+		options_shown(o->command[0], (size_t)-1), strerror(-err));
+	/* As shells, env, timeout and xargs say it: not found, or found but not runnable. */
+	return err == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }
 
 bool targets_all_exited(const struct targets *t)

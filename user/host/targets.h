@@ -72,7 +72,10 @@ int targets_resolve(const struct options *o, const char *mount, struct targets *
 /* COMMAND, if any: started and held at its gate. Prints a one-line error; 0 or -errno. */
 int targets_hold_command(const struct options *o, struct targets *t);
 
-/* Let COMMAND exec. Prints a one-line error (it could not run); 0 or -errno. */
+/*
+ * Let COMMAND exec. If it cannot, prints a one-line error and returns the
+ * exit status a shell gives: EXIT_NOT_FOUND (127) or EXIT_CANNOT_RUN (126).
+ */
 int targets_release_command(const struct options *o, struct targets *t);
 
 /* True once every -p process has exited (false without -p). */
