@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	bool done = false, finished = false;
 	int ret = EXIT_FAIL, err;
 
+	ticker_hold_signals(&tk);
 	switch (options_parse(argc, argv, &o, stdout, stderr)) {
 	case OPTIONS_DONE:
 		return EXIT_OK;

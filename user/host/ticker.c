@@ -32,11 +32,23 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s)
+void ticker_hold_signals(struct ticker *tk)
 {
 	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
 	sigset_t blocked;
 
+	/*
+	 * Blocked first, from the start: a stop signal during start-up waits
+	 * until the first sleep, and the run then ends at once with its
+	 * summary, like any stop, rather than killing tdtrace half set up.
+	 * Output writes are never cut short by EINTR either.
+	 */
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGINT);
+	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGHUP);
+	sigaddset(&blocked, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &blocked, &tk->unblocked);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: stop with a summary */
@@ -44,14 +56,10 @@ void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP; /* a stopped COMMAND has not exited */
 	sigaction(SIGCHLD, &sa, NULL);
-	/* Held until ppoll: output writes are never cut short by EINTR either. */
-	sigemptyset(&blocked);
-	sigaddset(&blocked, SIGINT);
-	sigaddset(&blocked, SIGTERM);
-	sigaddset(&blocked, SIGHUP);
-	sigaddset(&blocked, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &blocked, &tk->unblocked);
+}
 
+void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s)
+{
 	tk->interval_s = interval_ms / 1000.0;
 	tk->start = tk->last_read = tk->deadline = now();
 	tk->end = duration_s > 0 ? tk->start + duration_s : 0;

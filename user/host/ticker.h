@@ -21,10 +21,14 @@ struct ticker {
 };
 
 /*
- * Install the handlers of SIGINT, SIGTERM, SIGHUP (stop with a summary),
- * SIGCHLD (COMMAND ended) and ignore SIGPIPE; hold them blocked except
- * while sleeping. Then start the clock.
+ * First thing in main: handle SIGINT, SIGTERM, SIGHUP (stop with a
+ * summary) and SIGCHLD (COMMAND ended), ignore SIGPIPE, and hold them
+ * blocked except while sleeping. A stop during start-up takes effect at
+ * the first sleep.
  */
+void ticker_hold_signals(struct ticker *tk);
+
+/* Start the clock: intervals of @interval_ms, for @duration_s (0: until stopped). */
 void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s);
 
 /*
