@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */
 	if (tracer_open(&tr, &o, &p, &t) || targets_hold_command(&o, &t) ||
-	    tracer_follow(&tr, t.cmd.pid) || tracer_attach(&tr, &tl))
+	    tracer_follow(&tr, t.cmd.pid) || tracer_attach(&tr, &tl) || machine_drop_privileges())
 		goto cleanup;
 	ticker_start(&tk, o.interval_ms, o.duration_s);
 	ret = targets_release_command(&o, &t);

@@ -91,6 +91,16 @@ int machine_reserve_files(unsigned long needed)
 	return 0;
 }
 
+int machine_drop_privileges(void)
+{
+	int err = drop_privileges();
+
+	if (err)
+		fprintf(stderr, "tdtrace: failed to drop capabilities it no longer needs: %s\n",
+			strerror(-err));
+	return err;
+}
+
 void machine_free(struct machine *m)
 {
 	cgroup_names_free(&m->names);

@@ -36,6 +36,12 @@ int machine_prepare(const struct options *o, struct machine *m);
  */
 int machine_reserve_files(unsigned long needed);
 
+/*
+ * Once attached: keep only CAP_BPF and CAP_PERFMON (see drop_privileges).
+ * Prints a one-line error; 0 or -errno.
+ */
+int machine_drop_privileges(void);
+
 void machine_free(struct machine *m);
 
 #endif /* TD_MACHINE_H */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include "host/pmu.h"
 #include "host/preflight.h"
@@ -34,6 +35,39 @@ bool have_privileges(void)
 	if (has_cap(data, CAP_SYS_ADMIN))
 		return true;
 	return has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON);
+}
+
+/*
+ * Once attached, tdtrace reads maps, runs td_flush and may open counters
+ * on a CPU that comes online: CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN on
+ * kernels before 5.8, which have neither). Everything else goes from the
+ * effective, permitted and inheritable sets, and no exec may gain any.
+ */
+int drop_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct have[2] = {}, keep[2] = {};
+	static const int wanted[] = { CAP_BPF, CAP_PERFMON };
+
+	if (syscall(SYS_capget, &hdr, have))
+		return -errno;
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		int cap = wanted[i];
+
+		if (!(have[cap / 32].permitted & (1u << (cap % 32))))
+			continue;
+		keep[cap / 32].permitted |= 1u << (cap % 32);
+		keep[cap / 32].effective |= 1u << (cap % 32);
+	}
+	/* Without CAP_BPF and CAP_PERFMON tdtrace ran on CAP_SYS_ADMIN: keep that one. */
+	if (!has_cap(keep, CAP_BPF) || !has_cap(keep, CAP_PERFMON)) {
+		memset(keep, 0, sizeof(keep));
+		keep[CAP_SYS_ADMIN / 32].permitted = keep[CAP_SYS_ADMIN / 32].effective =
+			1u << (CAP_SYS_ADMIN % 32);
+	}
+	if (syscall(SYS_capset, &hdr, keep))
+		return -errno;
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ? -errno : 0;
 }
 
 int check_btf(const char *path)

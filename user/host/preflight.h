@@ -11,6 +11,13 @@
 /* Root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) in the effective set. */
 bool have_privileges(void);
 
+/*
+ * Keep only the capabilities a running tdtrace uses (CAP_BPF and
+ * CAP_PERFMON, or CAP_SYS_ADMIN where it ran on that) and set
+ * no_new_privs. 0 or -errno.
+ */
+int drop_privileges(void);
+
 /* 0 if @path is a readable file, else -errno. */
 int check_btf(const char *path);
 
