@@ -37,6 +37,8 @@ SKEL := $(OUTPUT)/tdtrace.skel.h
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
+# tests/faults/: what a long-running tracer meets (removed targets, hotplug, signals).
+FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
 .PHONY: all run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
@@ -80,6 +82,9 @@ ITEST_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
 $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
+$(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.
 HELPER_CFLAGS ?= $(CFLAGS)
@@ -113,11 +118,11 @@ soak: deps
 unit: $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)
 
-integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(TEST_HELPERS)
-	tests/run.sh $(INTEG_TESTS)
+integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
+	tests/run.sh $(INTEG_TESTS) $(FAULT_TESTS)
 
-test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
-	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS)
+test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
+	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
 # OUTPUT, then unit and integration tests against it. Every report goes to a
@@ -135,12 +140,12 @@ sanitize:
 		LDFLAGS="$(SAN_FLAGS)" HELPER_CFLAGS="-g -O2" sanitize-tests
 
 # Internal, run by sanitize with OUTPUT=build/asan.
-sanitize-tests: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(TEST_HELPERS)
+sanitize-tests: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	ASAN_OPTIONS=$(SAN_COMMON):detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=$(SAN_COMMON) \
 	TDTRACE=$(OUTPUT)/tdtrace RUN_LABEL=asan: RUN_REPORTS=$(SAN_REPORTS) \
-		tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS)
+		tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS)
 
 # make valgrind: the unit tests (integration tests run tdtrace as root and
 # are covered by sanitize); a memory error or a definite leak fails.

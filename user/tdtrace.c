@@ -25,6 +25,16 @@
 #include "tracer/tracer.h"
 
 static bool verbose;
+static struct ticker tk;
+
+/*
+ * Before main, as soon as tdtrace's own code runs: a stop signal during
+ * start-up waits for the first sleep instead of killing a half-set-up run.
+ */
+__attribute__((constructor)) static void hold_signals(void)
+{
+	ticker_hold_signals(&tk);
+}
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
@@ -65,13 +75,11 @@ int main(int argc, char **argv)
 	struct tally tl;
 	struct output_file out = {};
 	struct renderer rd = {};
-	struct ticker tk;
 	struct report rep;
 	unsigned int printed = 0;
 	bool done = false, finished = false;
 	int ret = EXIT_FAIL, err;
 
-	ticker_hold_signals(&tk);
 	switch (options_parse(argc, argv, &o, stdout, stderr)) {
 	case OPTIONS_DONE:
 		return EXIT_OK;

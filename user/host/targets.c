@@ -216,6 +216,7 @@ static int resolve_cgroups(const struct options *o, const char *mount, struct ta
 		t->roots[i] = t->cgroups[i].rel;
 	}
 	t->nr_cgroups = o->nr_cgroups;
+	snprintf(t->mount, sizeof(t->mount), "%s", mount);
 	return 0;
 }
 
@@ -263,6 +264,27 @@ int targets_release_command(const struct options *o, struct targets *t)
 		options_shown(o->command[0], (size_t)-1), strerror(-err));
 	/* As shells, env, timeout and xargs say it: not found, or found but not runnable. */
 	return err == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+}
+
+bool targets_cgroups_gone(struct targets *t)
+{
+	for (int i = 0; i < t->nr_cgroups; i++) {
+		char path[PATH_MAX * 2];
+		struct stat st;
+
+		if (t->removed[i])
+			continue;
+		snprintf(path, sizeof(path), "%s%s", t->mount,
+			 strcmp(t->cgroups[i].rel, "/") ? t->cgroups[i].rel : "");
+		/* v2 ids are never reused: another directory at the path is another cgroup. */
+		if (!stat(path, &st) && st.st_ino == t->cgroups[i].id)
+			continue;
+		t->removed[i] = true;
+		t->nr_removed++;
+		fprintf(stderr, "tdtrace: cgroup %s was removed: nothing more to trace there\n",
+			options_shown(t->cgroups[i].rel, (size_t)-1));
+	}
+	return t->nr_cgroups && t->nr_removed == t->nr_cgroups;
 }
 
 bool targets_all_exited(const struct targets *t)

@@ -51,7 +51,9 @@ struct options;
 struct targets {
 	struct cgroup_target cgroups[TD_MAX_CGROUP_FILTERS]; /* -c */
 	const char *roots[TD_MAX_CGROUP_FILTERS];	     /* their paths, for cgroup rows */
-	int nr_cgroups;
+	bool removed[TD_MAX_CGROUP_FILTERS]; /* gone while tdtrace ran */
+	int nr_cgroups, nr_removed;
+	char mount[PATH_MAX]; /* the cgroup v2 mount the paths are under */
 	pid_t tgids[TD_MAX_PIDS]; /* -p, each a process (a thread id names its process) */
 	int pidfds[TD_MAX_PIDS];  /* readable once that very process exits, PID reuse or not */
 	int nr_pids;
@@ -77,6 +79,12 @@ int targets_hold_command(const struct options *o, struct targets *t);
  * exit status a shell gives: EXIT_NOT_FOUND (127) or EXIT_CANNOT_RUN (126).
  */
 int targets_release_command(const struct options *o, struct targets *t);
+
+/*
+ * Look for -c cgroups removed since the last call (said once each on
+ * stderr). True once every -c cgroup is gone (false without -c).
+ */
+bool targets_cgroups_gone(struct targets *t);
 
 /* True once every -p process has exited (false without -p). */
 bool targets_all_exited(const struct targets *t);

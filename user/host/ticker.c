@@ -144,6 +144,10 @@ bool ticker_wait(struct ticker *tk, struct targets *t)
 			fprintf(stderr, "tdtrace: every process given with -p has exited\n");
 			return false;
 		}
+		if (targets_cgroups_gone(t)) {
+			fprintf(stderr, "tdtrace: every cgroup given with -c was removed\n");
+			return false;
+		}
 		return true;
 	}
 }

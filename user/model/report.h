@@ -56,6 +56,9 @@ struct report {
 	struct cgroup_row *cgroup_rows; /* what cgroups[] points into */
 	size_t nr_cgroup_rows;
 	const struct td_counts *idle; /* the idle tasks' counts, NULL if none */
+	/* -c cgroups removed while tdtrace ran (paths), in the order given */
+	const char *removed[TD_MAX_CGROUP_FILTERS];
+	int nr_removed;
 	/* summary with cfg->self_stats: the sched_switch program's own runs and time */
 	unsigned long long self_runs, self_ns;
 };

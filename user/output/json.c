@@ -165,6 +165,15 @@ static void system_line(FILE *f, const struct report *r)
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
+	if (r->cfg->cgroup_opts && r->cfg->cgroup_opts->nr_roots) {
+		key(f, "cgroups_removed");
+		fputc('[', f);
+		for (int i = 0; i < r->nr_removed; i++) {
+			fputs(i ? "," : "", f);
+			json_write_cstring(f, r->removed[i], (size_t)-1);
+		}
+		fputc(']', f);
+	}
 	key_bool(f, "filtered", r->cfg->filtered);
 	key_bool(f, "conserved", r->conserved);
 	raw_counts(f, "untraced", r, &t->untraced);

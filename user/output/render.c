@@ -32,6 +32,7 @@ void renderer_init(struct renderer *rd, const struct options *o, const struct pl
 	rd->top = o->top;
 	rd->out = out;
 	rd->names = names;
+	rd->targets = t;
 }
 
 int render(struct renderer *rd, struct report *r, const struct entry_set *s)
@@ -40,6 +41,10 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	int err;
 
 	r->cfg = &rd->cfg;
+	r->nr_removed = 0;
+	for (int i = 0; i < rd->targets->nr_cgroups; i++)
+		if (rd->targets->removed[i])
+			r->removed[r->nr_removed++] = rd->targets->cgroups[i].rel;
 	/* Each interval must add up exactly (see struct td_val): say so if one does not. */
 	r->conserved = entries_conserved(s, cs->nr, !cs->software);
 	if (!r->conserved)

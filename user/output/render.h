@@ -23,6 +23,7 @@ struct renderer {
 	unsigned int top;
 	struct output_file *out;
 	struct cgroup_names *names;
+	const struct targets *targets; /* -c cgroups that went away are said in each report */
 	struct snapshot view; /* reused from one report to the next */
 };
 

@@ -96,6 +96,11 @@ static void print_header(FILE *f, const struct report *r)
 		fprintf(f, "  [map full: %llu task and %llu cgroup slices in overflow]",
 			(unsigned long long)r->totals->task_drops,
 			(unsigned long long)r->totals->cgroup_drops);
+	for (int i = 0; i < r->nr_removed; i++) {
+		fputs("  [cgroup ", f);
+		put_safe(f, r->removed[i], (size_t)-1, 0);
+		fputs(" removed]", f);
+	}
 	if (r->totals->follow_drops)
 		fprintf(f, "  [%llu new processes not followed: --max-tasks too small]",
 			(unsigned long long)r->totals->follow_drops);
@@ -207,7 +212,8 @@ static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 
 	/* The name goes last, whole: Kubernetes labels and deep paths are long. */
 	print_metric_heads(f, r);
-	fprintf(f, "  %s\n", r->cfg->cgroup_opts && r->cfg->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
+	fprintf(f, "  %s\n",
+		r->cfg->cgroup_opts && r->cfg->cgroup_opts->containers ? "CONTAINER" : "CGROUP");
 	for (size_t i = 0; i < r->nr_cgroups && shown < top; i++) {
 		const struct row *row = &r->cgroups[i];
 		char unknown[32];

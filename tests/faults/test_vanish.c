@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Targets that vanish: a -c cgroup removed while tdtrace runs is said on
+ * stderr and in JSON ("cgroups_removed"); when every -c cgroup is gone
+ * the run ends, as it does when every -p process has exited, with the
+ * summary and exit 0. Needs root, BPF and cgroup v2; skips without.
+ */
+#include "itest.h"
+
+#define START_MS 5000
+#define END_MS	 5000
+
+static struct itest_proc td, load;
+
+static int setup(void **state)
+{
+	itest_proc_init(&td);
+	itest_proc_init(&load);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	itest_proc_release(&td);
+	itest_proc_release(&load);
+	itest_cleanup();
+	return 0;
+}
+
+/* Run `spin 0.3` in @cgroup to its end, so the cgroup has something charged and is empty again. */
+static void spin_in(const char *cgroup)
+{
+	char *argv[] = { (char *)itest_helper_path("spin"), "-w", "0.3", NULL };
+
+	itest_proc_release(&load);
+	assert_int_equal(itest_spawn(&load, argv, ITEST_STDIN_PIPE), 0);
+	assert_int_equal(itest_cgroup_move(cgroup, load.pid), 0);
+	assert_int_equal(write(load.in_pipe, "g", 1), 1);
+	assert_int_equal(itest_wait(&load, 10000), 0);
+	assert_int_equal(itest_exit_code(&load), 0);
+}
+
+static void start(const char *const args[])
+{
+	char skip[512], error[512];
+	int err = itest_tdtrace_start(&td, 0, START_MS, args);
+
+	if (err == -ECHILD) {
+		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	assert_int_equal(err, 0);
+}
+
+/* The "cgroups_removed" of the last line of @type "system" and @phase. */
+static const json_t *removed_in(const json_t *lines, const char *phase)
+{
+	const json_t *found = NULL;
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(lines, i,
+			   o) if (itest_jis(o, "type", "system") && itest_jis(o, "phase", phase))
+		found = json_object_get(o, "cgroups_removed");
+	return found;
+}
+
+static void assert_all_conserved(const json_t *lines)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(lines, i, o) if (itest_jis(o, "type", "system") &&
+					    !json_is_true(json_object_get(o, "conserved")))
+		fail_msg("line %zu not conserved", i);
+}
+
+/* Both -c cgroups removed one after the other: said once each, then the run ends. */
+static void test_removed_cgroups_end_the_run(void **state)
+{
+	char a[PATH_MAX], b[PATH_MAX], *out, *err;
+	const char *args[] = { "--software", "--json", "-I", "200", "-c", a, "-c", b, NULL };
+	const json_t *gone;
+	json_t *lines;
+	int bad = 0, code;
+
+	itest_require_root();
+	if (itest_cgroup_make("tdtrace-vanish-a", a, sizeof(a)) ||
+	    itest_cgroup_make("tdtrace-vanish-b", b, sizeof(b)))
+		itest_skip("no cgroup v2 to make test cgroups in");
+	start(args);
+	spin_in(a);
+	assert_int_equal(itest_cgroup_remove(a), 0);
+	itest_sleep_ms(500);
+	/* One left: still running. */
+	assert_false(itest_poll_exit(&td));
+	spin_in(b);
+	assert_int_equal(itest_cgroup_remove(b), 0);
+	/* The last one gone: it ends by itself within an interval or two. */
+	if (itest_wait(&td, END_MS))
+		fail_msg("tdtrace still running %d ms after its last -c cgroup was removed",
+			 END_MS);
+	code = itest_exit_code(&td);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	assert_int_equal(code, 0);
+	if (!strstr(err, "-vanish-a") || !strstr(err, "was removed") ||
+	    !strstr(err, "every cgroup given with -c was removed"))
+		fail_msg("stderr does not say so: %s", err);
+	lines = itest_parse_jsonl(out, &bad);
+	assert_int_equal(bad, 0);
+	assert_all_conserved(lines);
+	gone = removed_in(lines, "summary");
+	assert_non_null(gone);
+	assert_int_equal(json_array_size(gone), 2);
+	assert_non_null(strstr(json_string_value(json_array_get(gone, 0)), "tdtrace-vanish-a"));
+	assert_non_null(strstr(json_string_value(json_array_get(gone, 1)), "tdtrace-vanish-b"));
+	json_decref(lines);
+	free(out);
+	free(err);
+}
+
+/* Without -c nothing is said, and nothing ends the run. */
+static void test_no_targets_no_removed_field(void **state)
+{
+	static const char *const args[] = { "--software", "--json", "-d", "0.5", NULL };
+	char *out;
+	json_t *lines;
+	int bad = 0;
+
+	itest_require_root();
+	start(args);
+	assert_int_equal(itest_wait(&td, END_MS), 0);
+	out = itest_stdout(&td);
+	lines = itest_parse_jsonl(out, &bad);
+	assert_int_equal(bad, 0);
+	assert_null(removed_in(lines, "summary"));
+	json_decref(lines);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_removed_cgroups_end_the_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_targets_no_removed_field, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
