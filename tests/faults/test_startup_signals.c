@@ -95,7 +95,7 @@ static void test_stop_signals_during_startup(void **state)
 	for (size_t d = 0; d < sizeof(delays_ms) / sizeof(delays_ms[0]); d++) {
 		for (int with_o = 0; with_o < 2; with_o++) {
 			const char *args[] = {
-				"--software",	      "--json", "--max-tasks", "2000000",
+				"--software",	      "--json", "--max-tasks", "400000",
 				with_o ? "-o" : NULL, out_path, NULL
 			};
 			int sig = sigs[(d + with_o) % 2], code;
