@@ -16,6 +16,7 @@ struct resolving {
 	const struct td_decoder *d;
 	int upto; /* metrics before this one may be used */
 	const char *missing; /* an event it uses that was not opened */
+	bool required;	     /* ... and that event is not MODEL_EV_OPTIONAL */
 };
 
 static int resolve(void *ctx, const char *name)
@@ -28,8 +29,10 @@ static int resolve(void *ctx, const char *name)
 
 		if (strcmp(e->name, name) && (!e->alias || strcmp(e->alias, name)))
 			continue;
-		if (!r->d->opened[i] && !r->missing)
+		if (!r->d->opened[i] && !r->missing) {
 			r->missing = e->name;
+			r->required = !(e->flags & MODEL_EV_OPTIONAL);
+		}
 		return i;
 	}
 	for (int i = 0; i < r->upto; i++) {
@@ -72,7 +75,7 @@ int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, 
 			continue;
 		if (expr_compile(text, resolve, &r, &d->expr[i], err, errlen))
 			return -EINVAL;
-		if (r.missing && mm->level == 1) {
+		if (r.missing && r.required && mm->level == 1) {
 			snprintf(err, errlen, "%s: %s needs %s, which was not opened", m->name,
 				 mm->name, r.missing);
 			return -EINVAL;

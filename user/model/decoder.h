@@ -30,7 +30,8 @@ struct td_decoder {
  * event; NULL: all of them). Without a MODEL_EV_CORRECTION event, metrics
  * use their plain form and d->plain says so. A level-1 metric whose
  * events were not opened is an error; a level-2 one is left out
- * (computed false). @smt_on sets #SMT_on. Returns 0, or -EINVAL with a
+ * (computed false), as is one that needs a MODEL_EV_OPTIONAL event that was
+ * not opened. @smt_on sets #SMT_on. Returns 0, or -EINVAL with a
  * one-line reason in @err (a bad table row).
  */
 int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, const bool *opened,

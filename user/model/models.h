@@ -15,16 +15,26 @@
 #include <linux/types.h>
 #include "tdtrace.h"
 
-#define MODEL_MAX_EVENTS  TD_MAX_COUNTERS
-#define MODEL_MAX_METRICS 24
+#define MODEL_MAX_EVENTS  24 /* events of one model, in all its groups */
+#define MODEL_MAX_GROUPS  4  /* counting groups per CPU */
+#define MODEL_MAX_METRICS 32
 
 enum model_event_flags {
 	MODEL_EV_L2 = 1 << 0,	      /* only needed for level 2 */
 	MODEL_EV_CORRECTION = 1 << 1, /* may fail to open: metrics then use their plain form */
 	MODEL_EV_FIXED = 1 << 2,      /* on a fixed counter, or a PERF_METRICS field: no generic one */
+	MODEL_EV_OPTIONAL = 1 << 3,   /* dropped first when generic counters are short (the NMI
+					 watchdog holds one): the metrics that use it are not shown */
 };
 
-/* One event of a model's group. The first is the group leader. */
+/*
+ * One event of a model. Events are opened in counting groups, one of each
+ * per CPU of the model's PMU: group 0 holds Level 1 and is always opened;
+ * further groups hold what does not fit beside it. Within a group the
+ * first event in table order is the leader. Groups that do not fit the
+ * counters at once are multiplexed by the kernel and scaled by their own
+ * enabled and running times, as perf does.
+ */
 struct model_event {
 	const char *name;  /* perf's spelling, the key of JSON "counts": "slots", "INT_MISC.UOP_DROPPING" */
 	const char *alias; /* another name perf's expressions use for it ("TOPDOWN.SLOTS"), or NULL */
@@ -32,6 +42,7 @@ struct model_event {
 	__u64 config;	   /* raw: event | umask << 8 | edge << 18 | inv << 23 | cmask << 24 (AMD:
 			      event bits 11:8 at 35:32) */
 	unsigned int flags;
+	int group; /* counting group: 0 .. MODEL_MAX_GROUPS - 1 */
 };
 
 /* One metric: perf's formula for it, as perf writes it. */
@@ -63,8 +74,11 @@ struct pmu_model {
 	const char *verified; /* on which hardware this row was checked, or "not on hardware" */
 };
 
-extern const struct pmu_model pmu_models[];
-extern const int nr_pmu_models;
+/* The table, one file per vendor: models_intel.c, models_amd.c. */
+extern const struct pmu_model intel_models[];
+extern const int nr_intel_models;
+extern const struct pmu_model amd_models[];
+extern const int nr_amd_models;
 
 /* The row for this CPU and PMU, or NULL. */
 const struct pmu_model *model_find(const char *vendor, int family, int cpu_model, int stepping,
