@@ -52,6 +52,9 @@ struct model_metric {
 	const char *parent; /* level 2: the level-1 node it divides */
 	const char *expr;   /* perf's MetricExpr, verbatim but for the PMU prefix */
 	const char *plain;  /* the same without MODEL_EV_CORRECTION events; NULL: expr uses none */
+	const char *node;   /* the TopDown node it is shown as, the same on every vendor (table
+			       column, Prometheus "node" label): "frontend_bound", "fetch_latency";
+			       NULL for level 0 */
 };
 
 struct pmu_model {
