@@ -24,15 +24,17 @@ static const struct model_event events[] = {
 };
 
 static const struct model_metric metrics[] = {
-	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL },
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
 	{ "tma_frontend_bound", 1, NULL,
 	  "topdown\\-fe\\-bound / tma_info_thread_slots - INT_MISC.UOP_DROPPING / "
 	  "tma_info_thread_slots",
-	  "topdown\\-fe\\-bound / tma_info_thread_slots" },
-	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / tma_info_thread_slots", NULL },
-	{ "tma_rest", 1, NULL, "max(1 - (tma_frontend_bound + tma_backend_bound), 0)", NULL },
-	{ "tma_fetch_latency", 2, "tma_frontend_bound", "FETCH.LAT / tma_info_thread_slots", NULL },
-	{ "tma_smt", 1, NULL, "1 if #SMT_on else 0", NULL },
+	  "topdown\\-fe\\-bound / tma_info_thread_slots", "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / tma_info_thread_slots", NULL,
+	  "backend_bound" },
+	{ "tma_rest", 1, NULL, "max(1 - (tma_frontend_bound + tma_backend_bound), 0)", NULL, "rest" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound", "FETCH.LAT / tma_info_thread_slots", NULL,
+	  "fetch_latency" },
+	{ "tma_smt", 1, NULL, "1 if #SMT_on else 0", NULL, "smt" },
 };
 
 static const struct pmu_model row = {
