@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/help.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 
 /* An argv for options_parse: "tdtrace" first, NULL last. */
@@ -655,6 +657,105 @@ static void test_parse_twice_after_help(void **state)
 	parsed_free(&p);
 }
 
+/* README's option block is --help, byte for byte (the table makes both). */
+static void test_readme_is_help(void **state)
+{
+	static const char begin[] = "<!-- options: made by `tdtrace --help`";
+	char *readme = NULL, *help = NULL, *block, *end;
+	size_t readme_len = 0, help_len = 0;
+	FILE *f, *mem;
+	int c;
+
+	(void)state;
+	/* Tests are built and run from the top of the tree, as make does. */
+	f = fopen("README.md", "r");
+	if (!f)
+		fail_msg("failed to open README.md (run from the top of the tree)");
+	mem = open_memstream(&readme, &readme_len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(f);
+	fclose(mem);
+	mem = open_memstream(&help, &help_len);
+	help_write(mem);
+	fclose(mem);
+
+	block = strstr(readme, begin);
+	assert_non_null(block);
+	block = strstr(block, "\n```\n");
+	assert_non_null(block);
+	block += 5;
+	end = strstr(block, "```\n<!-- options end -->");
+	assert_non_null(end);
+	*end = '\0';
+	if (strcmp(block, help))
+		fail_msg("README.md's option block differs from tdtrace --help: paste --help "
+			 "between the markers");
+	free(readme);
+	free(help);
+}
+
+/* --help's lines fit HELP_WIDTH, and every documented row is in it once. */
+static void test_help_from_table(void **state)
+{
+	char *help = NULL, *line;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	mem = open_memstream(&help, &len);
+	help_write(mem);
+	fclose(mem);
+	for (line = help; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		if (n > HELP_WIDTH)
+			fail_msg("help line longer than %d: %.*s", HELP_WIDTH, (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	for (int i = 0; i < nr_option_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+		char want[64];
+		const char *at;
+
+		if (!r->name)
+			continue;
+		/* As an option line starts: "\n  -I, --interval=" or "\n      --depth=". */
+		snprintf(want, sizeof(want), "\n  %c%c%c --%s%s", r->letter ? '-' : ' ',
+			 r->letter ? r->letter : ' ', r->letter ? ',' : ' ', r->name,
+			 r->arg ? "=" : "");
+		at = strstr(help, want);
+		if (r->hidden) {
+			/* Hidden rows say why they exist, and are nowhere in --help. */
+			assert_non_null(at ? NULL : r->hidden);
+			assert_true(strlen(r->hidden) > 20);
+			continue;
+		}
+		if (!at)
+			fail_msg("--%s is not in --help", r->name);
+		assert_null(strstr(at + 1, want));
+		assert_non_null(r->help);
+		/* A value's error says what was expected. */
+		if (r->arg)
+			assert_non_null(r->expected);
+	}
+}
+
+/* No two rows share a name or a letter: getopt would take the first. */
+static void test_table_unique(void **state)
+{
+	(void)state;
+	for (int i = 0; i < nr_option_rows; i++)
+		for (int j = i + 1; j < nr_option_rows; j++) {
+			const struct option_row *a = &option_rows[i], *b = &option_rows[j];
+
+			if (a->name && b->name && !strcmp(a->name, b->name))
+				fail_msg("--%s twice in the option table", a->name);
+			if (a->letter && a->letter == b->letter)
+				fail_msg("-%c twice in the option table", a->letter);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +776,9 @@ int main(void)
 						free_pending),
 		cmocka_unit_test_setup_teardown(test_parse_twice_after_help, reset_getopt,
 						free_pending),
+		cmocka_unit_test(test_readme_is_help),
+		cmocka_unit_test(test_help_from_table),
+		cmocka_unit_test(test_table_unique),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,12 +9,13 @@
 #include <linux/types.h>
 #include "tdtrace.h"
 
-#define TD_MAX_PIDS 1024
+#define TD_MAX_PIDS	1024
+#define TDTRACE_VERSION "0.1"
 
 /* Exit codes, documented in the README and --help. */
-#define EXIT_OK	   0
-#define EXIT_FAIL  1 /* runtime failure: privileges, BTF, counters, targets */
-#define EXIT_USAGE 2 /* bad command line, or no TopDown PMU without --software */
+#define EXIT_OK		0
+#define EXIT_FAIL	1   /* runtime failure: privileges, BTF, counters, targets */
+#define EXIT_USAGE	2   /* bad command line, or no TopDown PMU without --software */
 #define EXIT_CANNOT_RUN 126 /* COMMAND was found but could not be executed */
 #define EXIT_NOT_FOUND	127 /* COMMAND was not found */
 

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Every option of tdtrace: one row each, with its parser. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/option_table.h"
+
+void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->interval_ms = 1000;
+	o->top = 10;
+	o->sysfs_root = "/";
+	o->max_tasks = 10240;
+	o->max_cgroups = 4096;
+	o->depth = -1;
+}
+
+/* A whole decimal number in [min, max], nothing before or after it. */
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	/* strtoul would skip any white space and take a sign: allow digits only. */
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* A file or directory name: anything but empty. */
+static int parse_name(const char *s, const char **out)
+{
+	if (!*s)
+		return -EINVAL;
+	*out = s;
+	return 0;
+}
+
+static int parse_interval(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 1, 3600000, &o->interval_ms);
+}
+
+static int parse_duration(struct options *o, const char *arg)
+{
+	double v;
+	char *end;
+
+	/* Plain decimal only: strtod would also take white space, hex, "inf". */
+	if (!*arg || arg[strspn(arg, "0123456789.eE+-")] ||
+	    !(isdigit((unsigned char)*arg) || *arg == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 366.0 * 86400)
+		return -EINVAL;
+	o->duration_s = v;
+	return 0;
+}
+
+static int parse_top(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 1, 100000, &o->top);
+}
+
+static int parse_output(struct options *o, const char *arg)
+{
+	return parse_name(arg, &o->output);
+}
+
+static int parse_btf(struct options *o, const char *arg)
+{
+	return parse_name(arg, &o->btf_path);
+}
+
+static int parse_sysfs_root(struct options *o, const char *arg)
+{
+	return parse_name(arg, &o->sysfs_root);
+}
+
+static int parse_cgroup(struct options *o, const char *arg)
+{
+	if (!*arg || o->nr_cgroups == TD_MAX_CGROUP_FILTERS)
+		return -EINVAL;
+	o->cgroups[o->nr_cgroups++] = arg;
+	return 0;
+}
+
+/* "1,22,333": each a PID > 0; appended to o->pids. */
+static int parse_pid(struct options *o, const char *arg)
+{
+	const char *p = arg;
+
+	do {
+		unsigned long v;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v == 0 || v > INT_MAX || (*end && *end != ','))
+			return -EINVAL;
+		if (o->nr_pids == TD_MAX_PIDS)
+			return -E2BIG;
+		o->pids[o->nr_pids++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
+	return p[-1] == ',' ? -EINVAL : 0;
+}
+
+static int parse_depth(struct options *o, const char *arg)
+{
+	unsigned int depth;
+
+	if (parse_uint(arg, 0, 64, &depth))
+		return -EINVAL;
+	o->depth = depth;
+	return 0;
+}
+
+static int parse_max_tasks(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 16, 4000000, &o->max_tasks);
+}
+
+static int parse_max_cgroups(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 16, 1000000, &o->max_cgroups);
+}
+
+static int parse_test_members(struct options *o, const char *arg)
+{
+	o->test_members = arg;
+	o->software = true;
+	return 0;
+}
+
+/* Flags: one setter each, so that rows stay data. */
+#define FLAG(field)                                                                                \
+	static int set_##field(struct options *o, const char *arg)                                 \
+	{                                                                                          \
+		(void)arg;                                                                         \
+		o->field = true;                                                                   \
+		return 0;                                                                          \
+	}
+FLAG(json)
+FLAG(software)
+FLAG(per_thread)
+FLAG(no_children)
+FLAG(per_cgroup)
+FLAG(containers)
+FLAG(self_stats)
+FLAG(probe)
+FLAG(verbose)
+#undef FLAG
+
+const struct option_group_text option_groups[NR_OPTION_GROUPS] = {
+	[GROUP_GENERAL] = { NULL, NULL },
+	[GROUP_TARGETS] = { "Targets (default: every task on the machine):",
+			    "-c and -p together trace the intersection." },
+	[GROUP_ROWS] = { "Rows:", NULL },
+	[GROUP_SETUP] = { "Setup:", NULL },
+	[GROUP_INFO] = { NULL, NULL },
+};
+
+const struct option_row option_rows[] = {
+	{ .name = "interval",
+	  .letter = 'I',
+	  .arg = "MS",
+	  .parse = parse_interval,
+	  .help = "print a table every MS milliseconds (default 1000)",
+	  .expected = "milliseconds from 1 to 3600000" },
+	{ .name = "duration",
+	  .letter = 'd',
+	  .arg = "SECS",
+	  .parse = parse_duration,
+	  .help = "stop after SECS seconds (default: until Ctrl-C)",
+	  .expected = "seconds greater than 0" },
+	{ .name = "top",
+	  .letter = 'n',
+	  .arg = "N",
+	  .parse = parse_top,
+	  .help = "rows per table, processes and cgroups (default 10)",
+	  .expected = "a row count from 1 to 100000" },
+	{ .name = "json",
+	  .letter = 'j',
+	  .parse = set_json,
+	  .help = "JSON lines, every entity every interval" },
+	{ .name = "output",
+	  .letter = 'o',
+	  .arg = "FILE",
+	  .parse = parse_output,
+	  .help = "write tables or JSON lines to FILE, not stdout (created, or emptied at the "
+		  "first interval)",
+	  .expected = "a file name" },
+	{ .name = "software",
+	  .letter = 's',
+	  .parse = set_software,
+	  .help = "count CPU time with cpu-clock instead of TopDown (works without a hardware "
+		  "PMU; no TopDown ratios)" },
+	{ .name = "per-thread",
+	  .letter = 't',
+	  .parse = set_per_thread,
+	  .help = "one row per thread instead of per process" },
+
+	{ .name = "cgroup",
+	  .letter = 'c',
+	  .arg = "PATH",
+	  .group = GROUP_TARGETS,
+	  .parse = parse_cgroup,
+	  .repeatable = true,
+	  .help = "only tasks in this cgroup v2 subtree (repeatable, up to 8); PATH is "
+		  "absolute, or relative to the cgroup2 mount (as in /proc/PID/cgroup)",
+	  .expected = "a cgroup path, at most 8 of them" },
+	{ .name = "pid",
+	  .letter = 'p',
+	  .arg = "PID[,PID...]",
+	  .group = GROUP_TARGETS,
+	  .parse = parse_pid,
+	  .repeatable = true,
+	  .help = "only these processes, all their threads, and the processes they start "
+		  "after tdtrace does",
+	  .expected = "process ids > 0, separated by commas (at most 1024)" },
+	{ .name = "no-children",
+	  .group = GROUP_TARGETS,
+	  .parse = set_no_children,
+	  .help = "with -p or COMMAND: don't follow new processes" },
+	{ .synopsis = "-- COMMAND [ARG...]",
+	  .group = GROUP_TARGETS,
+	  .help = "run COMMAND, trace it and its descendants, print the summary when it "
+		  "exits, and exit with its status" },
+
+	{ .name = "per-cgroup",
+	  .group = GROUP_ROWS,
+	  .parse = set_per_cgroup,
+	  .help = "cgroup rows only, no process rows" },
+	{ .name = "depth",
+	  .arg = "N",
+	  .group = GROUP_ROWS,
+	  .parse = parse_depth,
+	  .help = "roll cgroups up to their ancestor N levels below the root (0 = root only)",
+	  .expected = "a depth from 0 to 64" },
+	{ .name = "containers",
+	  .group = GROUP_ROWS,
+	  .parse = set_containers,
+	  .help = "name cgroup rows by container (docker, containerd, Kubernetes, CRI-O, "
+		  "podman, LXC) or systemd unit" },
+
+	{ .name = "self-stats",
+	  .group = GROUP_SETUP,
+	  .parse = set_self_stats,
+	  .help = "measure tdtrace's own cost per context switch and print it in the summary "
+		  "(costs a little itself)" },
+	{ .name = "btf",
+	  .arg = "FILE",
+	  .group = GROUP_SETUP,
+	  .parse = parse_btf,
+	  .help = "kernel BTF for CO-RE (default /sys/kernel/btf/vmlinux)",
+	  .expected = "a file name" },
+	{ .name = "max-tasks",
+	  .arg = "N",
+	  .group = GROUP_SETUP,
+	  .parse = parse_max_tasks,
+	  .help = "map size in (task, cgroup) entries, and exited processes kept for the "
+		  "summary (default 10240)",
+	  .expected = "an entry count from 16 to 4000000" },
+	{ .name = "max-cgroups",
+	  .arg = "N",
+	  .group = GROUP_SETUP,
+	  .parse = parse_max_cgroups,
+	  .help = "map size with --per-cgroup (default 4096)",
+	  .expected = "an entry count from 16 to 1000000" },
+	{ .name = "verbose",
+	  .letter = 'v',
+	  .group = GROUP_SETUP,
+	  .parse = set_verbose,
+	  .help = "print libbpf's debug output" },
+
+	{ .name = "probe",
+	  .group = GROUP_INFO,
+	  .parse = set_probe,
+	  .help = "print what this machine supports, and exit" },
+	{ .name = "help",
+	  .letter = 'h',
+	  .group = GROUP_INFO,
+	  .action = OPTION_HELP,
+	  .help = "this text" },
+	{ .name = "version",
+	  .letter = 'V',
+	  .group = GROUP_INFO,
+	  .action = OPTION_VERSION,
+	  .help = "print the version" },
+
+	{ .name = "sysfs-root",
+	  .arg = "DIR",
+	  .parse = parse_sysfs_root,
+	  .expected = "a directory",
+	  .hidden = "tests: read sysfs and /proc under DIR, a fake machine (fixtures of CPUs "
+		    "this one is not); as perf's tests point it at fake sysfs trees" },
+	{ .name = "test-members",
+	  .arg = "LIST",
+	  .parse = parse_test_members,
+	  .expected = "software event names",
+	  .hidden = "tests: software counters as group members, implies --software, so that "
+		    "the member read paths run on machines without a PMU" },
+};
+
+const int nr_option_rows = sizeof(option_rows) / sizeof(option_rows[0]);
