@@ -4,6 +4,7 @@
  * metric members) built from what pmu_discover() found, or cpu-clock alone.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "model/counters.h"
 
@@ -38,6 +39,130 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
 		attr->disabled = i == TD_SLOTS;
 		set->name[i] = pmu_event_names[i];
 	}
+	return 0;
+}
+
+/* Append "@what: @why" to set->left_out, "; " between. */
+static void left_out(struct counter_set *set, const char *what, const char *why)
+{
+	size_t n = strlen(set->left_out);
+
+	snprintf(set->left_out + n, sizeof(set->left_out) - n, "%s%s: %s", n ? "; " : "", what,
+		 why);
+}
+
+/* May @e be left out rather than fail the model? */
+static bool dispensable(const struct model_event *e)
+{
+	return e->flags & (MODEL_EV_CORRECTION | MODEL_EV_OPTIONAL);
+}
+
+/* Which events to open at @level: those the PMU has, or -ENODEV naming one it lacks. */
+static int wanted(const struct pmu_model *m, const struct core_pmu *pmu, int *level, bool *want,
+		  struct counter_set *set, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nr_events; i++) {
+		const struct model_event *e = &m->events[i];
+
+		want[i] = !(e->flags & MODEL_EV_L2) || *level >= 2;
+		if (!want[i] || !e->sysfs || core_pmu_event(pmu, e->sysfs))
+			continue;
+		want[i] = false;
+		if (dispensable(e)) {
+			left_out(set, e->name, "not in the PMU's events/");
+		} else if (e->flags & MODEL_EV_L2) {
+			/* Level 1 only: start over without the level-2 events. */
+			left_out(set, "level 2", "the PMU has no event");
+			*level = 1;
+			return wanted(m, pmu, level, want, set, err, errlen);
+		} else {
+			snprintf(err, errlen, "%s has no event %s (%s/events/%s)", pmu->name,
+				 e->name, pmu->name, e->sysfs);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+/* Drop optional events of groups that need more generic counters than @budget. */
+static void fit(const struct pmu_model *m, int budget, bool *want, struct counter_set *set)
+{
+	for (int g = 0; g < MODEL_MAX_GROUPS; g++) {
+		int used = 0;
+
+		for (int i = 0; i < m->nr_events; i++)
+			used += want[i] && m->events[i].group == g &&
+				!(m->events[i].flags & MODEL_EV_FIXED);
+		for (int i = m->nr_events - 1; i >= 0 && used > budget; i--) {
+			const struct model_event *e = &m->events[i];
+
+			if (!want[i] || e->group != g || !(e->flags & MODEL_EV_OPTIONAL))
+				continue;
+			want[i] = false;
+			used--;
+			left_out(set, e->name, "the NMI watchdog holds a counter");
+		}
+	}
+}
+
+int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, int level,
+			bool watchdog_on, struct counter_set *set, char *err, size_t errlen)
+{
+	bool want[MODEL_MAX_EVENTS];
+	bool has_l2 = false;
+
+	memset(set, 0, sizeof(*set));
+	set->model = m;
+	for (int i = 0; i < m->nr_metrics; i++)
+		has_l2 |= m->metrics[i].level == 2;
+	if (!has_l2 && level > 1)
+		level = 1;
+	if (wanted(m, pmu, &level, want, set, err, errlen))
+		return -ENODEV;
+	fit(m, m->gp_counters - (watchdog_on ? m->watchdog_counters : 0), want, set);
+
+	/* By group, each in table order: a group's first event is its leader. */
+	for (int g = 0; g < MODEL_MAX_GROUPS; g++) {
+		bool leader = true;
+
+		for (int i = 0; i < m->nr_events; i++) {
+			const struct model_event *e = &m->events[i];
+			const struct pmu_named_event *ne;
+			struct perf_event_attr *attr;
+
+			if (!want[i] || e->group != g)
+				continue;
+			if (set->nr == TD_MAX_COUNTERS) {
+				snprintf(err, errlen,
+					 "%s on %s needs more than %d counters per CPU", m->name,
+					 pmu->name, TD_MAX_COUNTERS);
+				return -ENODEV;
+			}
+			attr = &set->attr[set->nr];
+			attr->type = pmu->type;
+			attr->size = sizeof(*attr);
+			if (e->sysfs) {
+				ne = core_pmu_event(pmu, e->sysfs);
+				attr->config = ne->config[0];
+				attr->config1 = ne->config[1];
+				attr->config2 = ne->config[2];
+			} else {
+				attr->config = e->config;
+			}
+			attr->read_format = TD_READ_FORMAT;
+			/* Counting only (see counters_topdown); each leader waits to be enabled. */
+			attr->disabled = leader;
+			set->name[set->nr] = e->name;
+			set->group[set->nr] = g;
+			set->event[set->nr] = i;
+			set->opened[i] = true;
+			set->nr++;
+			if (leader)
+				set->nr_groups++;
+			leader = false;
+		}
+	}
+	set->level = level;
 	return 0;
 }
 

@@ -8,15 +8,37 @@
 
 #include <stdbool.h>
 #include <linux/perf_event.h>
+#include "model/models.h"
 #include "model/pmu_desc.h"
 
 struct counter_set {
-	int nr;	       /* counters in use; index = enum td_counter role */
-	int level;     /* 0 with --software, else 1 or 2 */
+	int nr;	   /* counters per CPU, in BPF slot order: by group, each group's leader first */
+	int level; /* 0 with --software, else 1 or 2 */
 	bool software; /* leader is cpu-clock, no TopDown ratios */
 	struct perf_event_attr attr[TD_MAX_COUNTERS];
 	const char *name[TD_MAX_COUNTERS]; /* event names as perf spells them */
+
+	/* From a model (counters_from_model); software sets: one group, no model. */
+	const struct pmu_model *model;
+	int group[TD_MAX_COUNTERS];    /* each counter's counting group */
+	int event[TD_MAX_COUNTERS];    /* each counter's model event, or -1 */
+	bool opened[MODEL_MAX_EVENTS]; /* by model event: has a counter */
+	int nr_groups;
+	char left_out[256]; /* what the model has that is not counted, and why; "" if nothing */
 };
+
+/*
+ * The counters of model @m on core PMU @pmu, up to @level (1 or 2; lowered
+ * to 1 when a level-2 event is missing), with @watchdog_on the NMI
+ * watchdog holding m->watchdog_counters generic counters. Events named
+ * by sysfs are encoded from @pmu's events/; the others are raw configs.
+ * A missing correction or optional event, or an optional event that does
+ * not fit beside the watchdog, is left out and said in set->left_out.
+ * Returns 0, or -ENODEV with a one-line reason in @err when a level-1
+ * event is missing or the model needs more than TD_MAX_COUNTERS.
+ */
+int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, int level,
+			bool watchdog_on, struct counter_set *set, char *err, size_t errlen);
 
 /*
  * TopDown group from @pmu: slots leader + 4 L1 metrics (+ 4 L2 with level 2).

@@ -67,6 +67,8 @@ struct pmu_model {
 	const char *core;	      /* hybrid: "P-core" or "E-core"; NULL */
 	const char *requires;	      /* a sysfs events/ name the PMU must have ("slots"), or NULL */
 	int gp_counters;	      /* generic counters one group may use on this PMU */
+	int watchdog_counters;	      /* generic ones the NMI watchdog's cycles event holds when
+					 on: 1 on AMD (no fixed counters), 0 on Intel (fixed) */
 	const char *slots;	      /* the metric that counts pipeline slots */
 	bool smt_approximate;	      /* with SMT on, per-task fractions are an approximation */
 	const struct model_event *events;
