@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host/pmu.h"
 #include "model/counters.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
