@@ -161,6 +161,103 @@ static void test_test_members(void **state)
 	fx_free(fx);
 }
 
+/* plan_models on a machine made here: the model table decides. */
+struct models_fx {
+	struct cpu_pmus cpu;
+	bool online[PMU_MAX_CPUS];
+	struct options o;
+	struct plan p;
+	char *said;
+	size_t len;
+	int ret;
+};
+
+static struct models_fx *models_fx(const char *vendor, int family, int model, int nr_pmus,
+				   char **argv)
+{
+	struct models_fx *fx = calloc(1, sizeof(*fx));
+	int argc = 0;
+
+	assert_non_null(fx);
+	strcpy(fx->cpu.vendor, vendor);
+	strcpy(fx->cpu.model_name, "Test CPU");
+	fx->cpu.family = family;
+	fx->cpu.model = model;
+	fx->cpu.nr_pmus = nr_pmus;
+	for (int i = 0; i < nr_pmus; i++) {
+		strcpy(fx->cpu.pmu[i].name, "cpu");
+		fx->cpu.pmu[i].cpus[0] = fx->cpu.pmu[i].cpus[1] = true;
+		fx->cpu.pmu[i].nr_cpus = 2;
+	}
+	strcpy(fx->cpu.why, "no core PMU: a VM without PMU passthrough");
+	fx->online[0] = fx->online[1] = fx->online[2] = true;
+	while (argv[argc])
+		argc++;
+	assert_int_equal(options_parse(argc, argv, &fx->o, stdout, stderr), OPTIONS_RUN);
+	FILE *err = open_memstream(&fx->said, &fx->len);
+	assert_non_null(err);
+	fx->ret = plan_models(&fx->o, &fx->cpu, fx->online, &fx->p, err);
+	fclose(err);
+	return fx;
+}
+
+static void models_fx_free(struct models_fx *fx)
+{
+	free(fx->said);
+	free(fx);
+}
+
+static void test_models_software(void **state)
+{
+	struct models_fx *fx =
+		models_fx("AuthenticAMD", 0x1a, 0x2, 0, (char *[]){ "tdtrace", "-s", NULL });
+
+	(void)state;
+	assert_int_equal(fx->ret, 0);
+	assert_string_equal(fx->said, "");
+	assert_int_equal(fx->p.nr_pmus, 1);
+	assert_string_equal(fx->p.pmus[0].pmu, "software");
+	assert_int_equal(fx->p.pmus[0].nr_cpus, 3);
+	assert_int_equal(fx->p.pmus[0].counters.nr, 1);
+	for (int c = 0; c < 3; c++) {
+		assert_true(fx->p.cpus[c]);
+		assert_int_equal(fx->p.pmu_of[c], 0);
+	}
+	assert_false(fx->p.cpus[3]);
+	assert_int_equal(fx->p.pmu_of[3], -1);
+	models_fx_free(fx);
+}
+
+/* No core PMU: discovery's reason, and --software as the way out. */
+static void test_models_no_pmu(void **state)
+{
+	struct models_fx *fx =
+		models_fx("AuthenticAMD", 0x1a, 0x2, 0, (char *[]){ "tdtrace", NULL });
+
+	(void)state;
+	assert_int_equal(fx->ret, -ENODEV);
+	assert_string_equal(fx->said,
+			    "tdtrace: no TopDown counters on this CPU (AuthenticAMD, Test "
+			    "CPU): no core PMU: a VM without PMU passthrough; use "
+			    "--software for CPU time per process and cgroup\n");
+	models_fx_free(fx);
+}
+
+/* A core PMU of a CPU the table does not know: named, with family and model. */
+static void test_models_unknown_cpu(void **state)
+{
+	struct models_fx *fx = models_fx("GenuineIntel", 6, 0x0f, 1, (char *[]){ "tdtrace", NULL });
+
+	(void)state;
+	assert_int_equal(fx->ret, -ENODEV);
+	assert_non_null(strstr(fx->said, "tdtrace: leaving out cpu CPUs 0-1: no TopDown model for "
+					 "GenuineIntel family 0x6 model 0xf on cpu\n"));
+	assert_non_null(strstr(fx->said,
+			       "no TopDown counters on this CPU (GenuineIntel, Test CPU): "
+			       "no TopDown model for GenuineIntel family 0x6 model 0xf"));
+	models_fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +266,9 @@ int main(void)
 		cmocka_unit_test(test_software_every_cpu),
 		cmocka_unit_test(test_no_pmu_says_why),
 		cmocka_unit_test(test_test_members),
+		cmocka_unit_test(test_models_software),
+		cmocka_unit_test(test_models_no_pmu),
+		cmocka_unit_test(test_models_unknown_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

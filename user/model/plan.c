@@ -2,6 +2,7 @@
 /* Plan: which counters, on which CPUs, in how large a map. */
 #include <errno.h>
 #include <string.h>
+#include "model/models.h"
 #include "model/plan.h"
 
 int plan_counters(const struct options *o, const struct pmu_info *pmu, struct plan *p, FILE *err)
@@ -27,6 +28,101 @@ int plan_counters(const struct options *o, const struct pmu_info *pmu, struct pl
 		pmu->vendor[0] ? pmu->vendor : "unknown vendor", pmu->model[0] ? ", " : "",
 		pmu->model, pmu->why);
 	return -ENODEV;
+}
+
+/* "cpu_atom CPUs 16-23" for a message. */
+static void named_cpus(const struct core_pmu *pmu, char *buf, size_t size)
+{
+	char list[200];
+
+	if (pmu_format_cpu_list(pmu->cpus, PMU_MAX_CPUS, list, sizeof(list)) < 0)
+		strcpy(list + sizeof(list) - 4, "...");
+	snprintf(buf, size, "%s CPUs %s", pmu->name, list);
+}
+
+/* Plan @pmu from its model into p->pmus[p->nr_pmus]; -ENODEV with why in @why. */
+static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, struct plan *p,
+		    char *why, size_t size)
+{
+	const struct pmu_model *m =
+		model_find(cpu->vendor, cpu->family, cpu->model, cpu->stepping, pmu->name);
+	struct pmu_plan *pp = &p->pmus[p->nr_pmus];
+	char err[200];
+
+	if (!m) {
+		snprintf(why, size, "no TopDown model for %s family 0x%x model 0x%x on %s",
+			 cpu->vendor[0] ? cpu->vendor : "this vendor", cpu->family, cpu->model,
+			 pmu->name);
+		return -ENODEV;
+	}
+	if (m->requires && !core_pmu_event(pmu, m->requires)) {
+		snprintf(why, size, "%s has no %s event, which model %s needs", pmu->name,
+			 m->requires, m->name);
+		return -ENODEV;
+	}
+	if (counters_from_model(m, pmu, 2, cpu->nmi_watchdog == 1, &pp->counters, err,
+				sizeof(err))) {
+		snprintf(why, size, "%s", err);
+		return -ENODEV;
+	}
+	snprintf(pp->pmu, sizeof(pp->pmu), "%s", pmu->name);
+	pp->core = m->core;
+	memcpy(pp->cpus, pmu->cpus, sizeof(pp->cpus));
+	pp->nr_cpus = pmu->nr_cpus;
+	p->nr_pmus++;
+	return 0;
+}
+
+int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
+		struct plan *p, FILE *err)
+{
+	char why[PMU_MAX_CORE_PMUS][256], where[256];
+	int nr_why = 0;
+
+	memset(p, 0, sizeof(*p));
+	memset(p->pmu_of, -1, sizeof(p->pmu_of));
+	p->max_entries = o->per_cgroup ? o->max_cgroups : o->max_tasks;
+	p->smt_on = cpu->smt_on;
+	if (o->software) {
+		struct pmu_plan *pp = &p->pmus[p->nr_pmus++];
+
+		strcpy(pp->pmu, "software");
+		if (!o->test_members)
+			counters_software(&pp->counters);
+		else if (counters_software_members(&pp->counters, o->test_members)) {
+			fprintf(err, "tdtrace: invalid value '%s' for --test-members\n",
+				options_shown(o->test_members, (size_t)-1));
+			return -EINVAL;
+		}
+		for (int c = 0; c < PMU_MAX_CPUS; c++)
+			pp->nr_cpus += pp->cpus[c] = online[c];
+	}
+	for (int i = 0; !o->software && i < cpu->nr_pmus; i++) {
+		if (!plan_pmu(cpu, &cpu->pmu[i], p, why[nr_why], sizeof(why[0])))
+			continue;
+		/* Another core type may still be counted: say what this one loses. */
+		named_cpus(&cpu->pmu[i], where, sizeof(where));
+		fprintf(err, "tdtrace: leaving out %s: %s\n", where, why[nr_why]);
+		nr_why++;
+	}
+	if (!p->nr_pmus) {
+		fprintf(err,
+			"tdtrace: no TopDown counters on this CPU (%s%s%s): %s; use --software for "
+			"CPU time per process and cgroup\n",
+			cpu->vendor[0] ? cpu->vendor : "unknown vendor",
+			cpu->model_name[0] ? ", " : "", cpu->model_name,
+			cpu->nr_pmus ? why[0] : cpu->why);
+		return -ENODEV;
+	}
+	for (int i = 0; i < p->nr_pmus; i++)
+		for (int c = 0; c < PMU_MAX_CPUS; c++)
+			if (p->pmus[i].cpus[c] && online[c] && p->pmu_of[c] < 0) {
+				p->pmu_of[c] = i;
+				p->cpus[c] = true;
+			}
+	/* Until the tracer opens a set per PMU: the first one's. */
+	p->counters = p->pmus[0].counters;
+	return 0;
 }
 
 void plan_cpus(struct plan *p, const struct pmu_info *pmu, const bool *online, FILE *err)

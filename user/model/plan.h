@@ -12,10 +12,25 @@
 #include "model/pmu_desc.h"
 #include "model/counters.h"
 
+/* What one core PMU counts, and where. */
+struct pmu_plan {
+	char pmu[32];		     /* "cpu", "cpu_core", "cpu_atom"; "software" with --software */
+	const char *core;	     /* "P-core", "E-core", or NULL */
+	struct counter_set counters; /* the groups opened on each of its CPUs */
+	bool cpus[PMU_MAX_CPUS];     /* online CPUs it covers */
+	int nr_cpus;
+};
+
 struct plan {
 	struct counter_set counters; /* one group per CPU: leader and members */
 	bool cpus[PMU_MAX_CPUS];     /* where to open it */
 	unsigned int max_entries;    /* (task, cgroup) entries the BPF map holds */
+
+	/* By core PMU (plan_models): hybrid machines have one per core type. */
+	struct pmu_plan pmus[PMU_MAX_CORE_PMUS];
+	int nr_pmus;
+	signed char pmu_of[PMU_MAX_CPUS]; /* index into pmus[] of each CPU, -1: not counted */
+	bool smt_on;
 };
 
 /*
@@ -24,6 +39,16 @@ struct plan {
  * -ENODEV or -EINVAL: a usage error (exit 2).
  */
 int plan_counters(const struct options *o, const struct pmu_info *pmu, struct plan *p, FILE *err);
+
+/*
+ * The counters of each core PMU in @cpu, from its model (models.h), or
+ * cpu-clock on every online CPU with --software. A PMU without a model,
+ * or whose model cannot be opened, is left out and its CPUs named on
+ * @err; with none left, says why and what to do on @err and returns
+ * -ENODEV (a usage error, exit 2). A bad --test-members list: -EINVAL.
+ */
+int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
+		struct plan *p, FILE *err);
 
 /*
  * The CPUs: every @online one, less those the TopDown PMU does not cover
