@@ -120,7 +120,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	ret = EXIT_FAIL;
 	tracer_announce(&tr, &p, o.per_thread);
-	renderer_init(&rd, &o, &p, &t, &out, &m.names);
+	if (renderer_init(&rd, &o, &p, &t, &out, &m.names))
+		goto cleanup;
 
 	/* every interval: collect -> decode -> output */
 	while (!done && ticker_wait(&tk, &t)) {

@@ -19,11 +19,19 @@
 #include <string.h>
 
 #include "model/report.h"
+#include "testlake.h"
 #include "output/json.h"
 #include "output/table.h"
 #include "sorted_snapshot.h"
 
-#define FIXTURES "tests/fixtures/sysfs"
+/* perf's names for the testlake row's nodes, in enum td_l1 / td_l2 order. */
+static const char *const l1_names[] = { "tma_retiring", "tma_bad_speculation",
+					"tma_frontend_bound", "tma_backend_bound" };
+static const char *const l2_names[TD_NR_L2] = {
+	"tma_heavy_operations", "tma_light_operations", "tma_branch_mispredicts",
+	"tma_machine_clears",	"tma_fetch_latency",	"tma_fetch_bandwidth",
+	"tma_memory_bound",	"tma_core_bound",
+};
 
 /* A comm with '"', '\\', ESC, newline and a byte that is not UTF-8. */
 static const char odd_comm[TD_COMM_LEN] = { 'q', '"', 'b', '\\', 0x1b, '\n', (char)0xff, 'z' };
@@ -102,8 +110,8 @@ struct lines {
 
 struct fx {
 	struct lines l; /* parsed JSON lines, freed by the teardown */
-	struct pmu_info *pmu;
 	struct counter_set cs;
+	struct td_decoding decoding;
 	struct snapshot s;
 	struct cgroup_names names;
 	struct report_config cfg;
@@ -163,6 +171,7 @@ static void fx_report(struct fx *fx)
 {
 	memset(&fx->r, 0, sizeof(fx->r));
 	fx->cfg.counters = &fx->cs;
+	fx->cfg.decoding = &fx->decoding;
 	fx->r.cfg = &fx->cfg;
 	fx->r.nr_cpus = 4;
 	fx->r.duration_s = 1.0;
@@ -172,21 +181,24 @@ static void fx_report(struct fx *fx)
 	assert_int_equal(report_build(&fx->r, &fx->s, &fx->names), 0);
 }
 
-/* @root: a sysfs fixture for TopDown, NULL for --software. */
-static struct fx *fx_new(const char *root)
+/* TopDown @level 1 or 2 of the testlake row, or 0 for --software. */
+static struct fx *fx_new(int level)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
 
 	assert_non_null(fx);
-	if (root) {
-		fx->pmu = calloc(1, sizeof(*fx->pmu));
-		assert_non_null(fx->pmu);
-		assert_int_equal(pmu_discover(root, fx->pmu), 0);
-		assert_int_equal(counters_topdown(fx->pmu, &fx->cs), 0);
+	if (level) {
+		char err[256];
+
+		assert_int_equal(testlake_counters(level, &fx->cs), 0);
+		assert_int_equal(td_decoding_init(&fx->decoding, &fx->cs, false, err, sizeof(err)),
+				 0);
 	} else {
 		counters_software(&fx->cs);
 	}
-	build_snapshot(&fx->s, !root);
+	if (!level)
+		assert_int_equal(td_decoding_init(&fx->decoding, &fx->cs, false, NULL, 0), 0);
+	build_snapshot(&fx->s, !level);
 	assert_int_equal(cgroup_names_init(&fx->names, NULL), 0);
 	fx_report(fx);
 	return fx;
@@ -210,7 +222,6 @@ static int fx_free(void **state)
 	snapshot_free(&fx->s);
 	cgroup_names_free(&fx->names);
 	free(fx->out);
-	free(fx->pmu);
 	free(fx);
 	*state = NULL;
 	return 0;
@@ -218,19 +229,19 @@ static int fx_free(void **state)
 
 static int setup_l2(void **state)
 {
-	*state = fx_new(FIXTURES "/sapphirerapids");
+	*state = fx_new(2);
 	return 0;
 }
 
 static int setup_l1(void **state)
 {
-	*state = fx_new(FIXTURES "/icelake");
+	*state = fx_new(1);
 	return 0;
 }
 
 static int setup_software(void **state)
 {
-	*state = fx_new(NULL);
+	*state = fx_new(0);
 	return 0;
 }
 
@@ -349,7 +360,7 @@ static void check_common(struct fx *fx, const struct lines *l, const char *task_
 		const char *want = i == 0 ? "system" : i <= fx->r.nr_tasks ? task_type : "cgroup";
 
 		assert_true(json_is_integer(get(o, "schema")));
-		assert_int_equal(json_integer_value(get(o, "schema")), 1);
+		assert_int_equal(json_integer_value(get(o, "schema")), 2);
 		assert_string_equal(type_of(o), want);
 		assert_string_equal(json_string_value(get(o, "phase")), "interval");
 		assert_string_equal(json_string_value(get(o, "mode")), mode);
@@ -377,8 +388,10 @@ static void check_common(struct fx *fx, const struct lines *l, const char *task_
 		} else {
 			number(o, "slots");
 			number(o, "slots_pct");
-			number(o, "l1_coverage");
 			assert_true(json_is_boolean(get(o, "valid")));
+			/* Schema 2: the model by perf's name; no l1_coverage (perf has none). */
+			assert_string_equal(json_string_value(get(o, "model")), "testlake");
+			assert_null(json_object_get(o, "l1_coverage"));
 		}
 		if (!strcmp(want, "cgroup") || !strcmp(want, task_type)) {
 			assert_true(json_is_integer(get(o, "cgroup_id")));
@@ -427,11 +440,11 @@ static void test_json_topdown_l2(void **state)
 		o = l->v[i];
 		if (!json_is_true(get(o, "valid")))
 			continue;
-		for (int k = 0; k < TD_NR_L1; k++)
-			sum += number(o, td_l1_perf_names[k]);
+		for (int k = 0; k < 4; k++)
+			sum += number(o, l1_names[k]);
 		assert_near(sum, 100, 0.1, "sum of L1");
 		for (int k = 0; k < TD_NR_L2; k++)
-			number(o, td_l2_perf_names[k]);
+			number(o, l2_names[k]);
 	}
 
 	o = find_line(l, "process", "pid", 100);
@@ -441,9 +454,8 @@ static void test_json_topdown_l2(void **state)
 	assert_near(number(o, "tma_frontend_bound"), 20, 0.005, "tma_frontend_bound");
 	assert_near(number(o, "tma_backend_bound"), 30, 0.005, "tma_backend_bound");
 	for (int k = 0; k < TD_NR_L2; k++)
-		assert_near(number(o, td_l2_perf_names[k]), web_l2[k], 0.005, td_l2_perf_names[k]);
+		assert_near(number(o, l2_names[k]), web_l2[k], 0.005, l2_names[k]);
 	assert_near(number(o, "slots"), 5000, 1e-9, "slots");
-	assert_near(number(o, "l1_coverage"), 1.0, 1e-12, "l1_coverage");
 	/* Share of all slots, idle included: 5000 of 908500, scaled. */
 	assert_near(number(o, "slots_pct"), 100.0 * 5000 / (908500 * system_scale()), 1e-9,
 		    "slots_pct");
@@ -536,10 +548,10 @@ static void test_json_no_data(void **state)
 	o = find_line(l, "process", "pid", 300);
 	assert_true(json_is_false(get(o, "valid")));
 	assert_near(number(o, "slots"), 0, 0, "slots");
-	for (int k = 0; k < TD_NR_L1; k++)
-		assert_true(json_is_null(get(o, td_l1_perf_names[k])));
+	for (int k = 0; k < 4; k++)
+		assert_true(json_is_null(get(o, l1_names[k])));
 	for (int k = 0; k < TD_NR_L2; k++)
-		assert_true(json_is_null(get(o, td_l2_perf_names[k])));
+		assert_true(json_is_null(get(o, l2_names[k])));
 	o = find_line(l, "cgroup", "cgroup_id", 2003);
 	assert_true(json_is_false(get(o, "valid")));
 	assert_true(json_is_null(get(o, "tma_retiring")));
@@ -582,7 +594,7 @@ static void test_json_topdown_l1(void **state)
 	assert_near(number(o, "tma_backend_bound"), 30, 0.005, "tma_backend_bound");
 	for (size_t i = 0; i < l->nr; i++)
 		for (int k = 0; k < TD_NR_L2; k++)
-			assert_null(json_object_get(l->v[i], td_l2_perf_names[k]));
+			assert_null(json_object_get(l->v[i], l2_names[k]));
 	lines_free(l);
 }
 

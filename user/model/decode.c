@@ -1,78 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Decode slot-scaled TopDown counts into fractions. See decode.h. */
+/* Decode a row's counts with its model's formulas. See decode.h. */
+#include <math.h>
 #include <string.h>
 #include "model/decode.h"
 
-const char *const td_l1_perf_names[TD_NR_L1] = {
-	"tma_retiring",
-	"tma_bad_speculation",
-	"tma_frontend_bound",
-	"tma_backend_bound",
+const char *const td_l1_nodes[TD_NR_L1] = {
+	"retiring", "bad_speculation", "frontend_bound", "backend_bound", "smt_contention",
 };
 
-const char *const td_l2_perf_names[TD_NR_L2] = {
-	"tma_heavy_operations", "tma_light_operations", "tma_branch_mispredicts",
-	"tma_machine_clears",	"tma_fetch_latency",	"tma_fetch_bandwidth",
-	"tma_memory_bound",	"tma_core_bound",
+const char *const td_l2_nodes[TD_NR_L2] = {
+	"heavy_operations", "light_operations", "branch_mispredicts", "machine_clears",
+	"fetch_latency",    "fetch_bandwidth",	"memory_bound",	      "core_bound",
 };
 
-static double clamp(double v, double lo, double hi)
+/* The metric of @m shown as @node at @level, or -1. */
+static int node_metric(const struct pmu_model *m, int level, const char *node)
 {
-	return v < lo ? lo : v > hi ? hi : v;
+	for (int i = 0; i < m->nr_metrics; i++)
+		if (m->metrics[i].level == level && m->metrics[i].node &&
+		    !strcmp(m->metrics[i].node, node))
+			return i;
+	return -1;
 }
 
-/* The measured L2 child of each L1 node, in enum td_l1 order. */
-static const int l2_child_counter[TD_NR_L1] = {
-	TD_HEAVY_OPS,
-	TD_BR_MISPREDICT,
-	TD_FETCH_LAT,
-	TD_MEM_BOUND,
-};
-
-void td_decode(const struct td_counts *c, int level, struct td_metrics *m)
+int td_decoding_init(struct td_decoding *d, const struct counter_set *set, bool smt_on, char *err,
+		     size_t errlen)
 {
-	double l1_sum = 0;
-	int i;
+	memset(d, 0, sizeof(*d));
+	d->set = set;
+	for (int i = 0; i < TD_NR_L1; i++)
+		d->l1[i] = set->model ? node_metric(set->model, 1, td_l1_nodes[i]) : -1;
+	for (int i = 0; i < TD_NR_L2; i++)
+		d->l2[i] = set->model ? node_metric(set->model, 2, td_l2_nodes[i]) : -1;
+	if (!set->model)
+		return 0;
+	return td_decoder_init(&d->decoder, set->model, set->level, set->opened, smt_on, err,
+			       errlen);
+}
 
-	memset(m, 0, sizeof(*m));
-	m->level = level;
+void td_decode(const struct td_decoding *d, const struct td_counts *c, struct td_metrics *m)
+{
+	const struct counter_set *set = d->set;
+	double counts[MODEL_MAX_EVENTS] = { 0 };
+
+	m->level = set->model ? set->level : 0;
+	m->valid = false;
+	m->slots = 0;
+	for (int i = 0; i < TD_NR_L1; i++)
+		m->l1[i] = NAN;
+	for (int i = 0; i < TD_NR_L2; i++)
+		m->l2[i] = NAN;
+	for (int i = 0; i < MODEL_MAX_METRICS; i++)
+		m->value[i] = NAN;
 
 	/*
 	 * Multiplexed out for part of the time: perf's convention is to scale
-	 * counts by enabled/running. All members of the group run together,
-	 * so ratios are unaffected; only absolute counts are scaled.
+	 * counts by enabled/running.
 	 */
 	m->scale = td_counts_scale(c);
-	if (m->scale == 0) {
-		m->never_counted = true;
+	m->never_counted = m->scale == 0;
+	m->multiplexed = m->scale != 1.0 && !m->never_counted;
+	if (m->never_counted)
+		return;
+	if (!set->model) {
+		m->slots = (double)c->count[0] * m->scale;
 		return;
 	}
-	m->multiplexed = m->scale != 1.0;
-	m->slots = (double)c->count[TD_SLOTS] * m->scale;
-
-	if (level < 1)
+	for (int i = 0; i < set->nr; i++)
+		counts[set->event[i]] = (double)c->count[i] * m->scale;
+	td_decoder_eval(&d->decoder, counts, m->value);
+	m->slots = m->value[d->decoder.slots];
+	m->valid = m->slots > 0;
+	if (!m->valid)
 		return;
-
-	for (i = 0; i < TD_NR_L1; i++)
-		l1_sum += (double)c->count[TD_RETIRING + i];
-	if (c->count[TD_SLOTS] > 0)
-		m->l1_coverage = l1_sum / (double)c->count[TD_SLOTS];
-	if (l1_sum <= 0)
-		return;
-
-	m->valid = true;
-	for (i = 0; i < TD_NR_L1; i++)
-		m->l1[i] = (double)c->count[TD_RETIRING + i] / l1_sum;
-
-	if (level < 2)
-		return;
-
-	/* Each L1 node splits into a measured child and a derived sibling. */
-	for (i = 0; i < TD_NR_L1; i++) {
-		double child = (double)c->count[l2_child_counter[i]] / l1_sum;
-
-		child = clamp(child, 0, m->l1[i]);
-		m->l2[2 * i] = child;
-		m->l2[2 * i + 1] = clamp(m->l1[i] - child, 0, m->l1[i]);
-	}
+	for (int i = 0; i < TD_NR_L1; i++)
+		if (d->l1[i] >= 0)
+			m->l1[i] = m->value[d->l1[i]];
+	for (int i = 0; i < TD_NR_L2 && m->level >= 2; i++)
+		if (d->l2[i] >= 0)
+			m->l2[i] = m->value[d->l2[i]];
 }

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Decode: from slot-scaled counts to TopDown fractions. Pure: no syscalls,
- * no libbpf, numbers in, numbers out.
+ * Decode: from one row's counts to TopDown fractions, with the model's own
+ * formulas (perf's, see models.h and decoder.h). Pure: no syscalls, no
+ * libbpf, numbers in, numbers out.
  *
- * Normalisation: the four L1 counts need not sum to slots (8-bit fractions,
- * floor, the kernel only adds when a value grows), so each L1 node is its
- * count divided by the sum of the four L1 counts; the printed L1 always
- * sums to 100%. The L2 children (heavy ops, branch mispredicts, fetch
- * latency, memory bound) are divided by the same sum and clamped to
- * [0, parent]; their siblings are parent - child (kernel topdown.txt), so
- * they are never negative. l1_coverage = sum(L1) / slots shows how far the
- * hardware's own sum was from slots.
+ * Counts are scaled by enabled / running before the formulas see them, as
+ * perf scales counts of a multiplexed group. Every metric of the model is
+ * kept by its perf name (value[]), and the TopDown nodes that tables,
+ * JSON and Prometheus show on every vendor are picked out by node name
+ * (l1[], l2[]), NaN where the model has no such node or it was not
+ * counted (AMD has smt_contention, Intel does not).
  */
 #ifndef TD_DECODE_H
 #define TD_DECODE_H
@@ -18,39 +17,63 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "tdtrace.h"
+#include "model/counters.h"
 #include "model/counts.h"
+#include "model/decoder.h"
 
-enum td_l1 { TD_L1_RETIRING, TD_L1_BAD_SPEC, TD_L1_FE_BOUND, TD_L1_BE_BOUND, TD_NR_L1 };
+enum td_l1 {
+	TD_L1_RETIRING,
+	TD_L1_BAD_SPEC,
+	TD_L1_FE_BOUND,
+	TD_L1_BE_BOUND,
+	TD_L1_SMT_CONTENTION, /* AMD only: dispatch slots taken by the sibling thread */
+	TD_NR_L1
+};
 
 enum td_l2 {
-	TD_L2_HEAVY_OPS,      /* Retiring.Heavy_Operations */
-	TD_L2_LIGHT_OPS,      /* Retiring.Light_Operations = retiring - heavy */
+	TD_L2_HEAVY_OPS,      /* Retiring.Heavy_Operations (AMD: microcode) */
+	TD_L2_LIGHT_OPS,      /* Retiring.Light_Operations (AMD: fastpath) */
 	TD_L2_BR_MISPREDICT,  /* Bad_Speculation.Branch_Mispredicts */
-	TD_L2_MACHINE_CLEARS, /* Bad_Speculation.Machine_Clears = bad spec - br mispredict */
+	TD_L2_MACHINE_CLEARS, /* Bad_Speculation.Machine_Clears (AMD: pipeline restarts) */
 	TD_L2_FETCH_LAT,      /* Frontend_Bound.Fetch_Latency */
-	TD_L2_FETCH_BW,	      /* Frontend_Bound.Fetch_Bandwidth = fe bound - fetch lat */
+	TD_L2_FETCH_BW,	      /* Frontend_Bound.Fetch_Bandwidth */
 	TD_L2_MEM_BOUND,      /* Backend_Bound.Memory_Bound */
-	TD_L2_CORE_BOUND,     /* Backend_Bound.Core_Bound = be bound - mem bound */
+	TD_L2_CORE_BOUND,     /* Backend_Bound.Core_Bound (AMD: cpu) */
 	TD_NR_L2
 };
 
-struct td_metrics {
-	int level;	    /* 0: no ratios (software), 1: L1, 2: L1 + L2 */
-	double scale;	    /* enabled / running; 1.0 when not multiplexed */
-	bool multiplexed;   /* running < enabled: counts were scaled */
-	bool never_counted; /* enabled > 0 but running == 0: no data at all */
-	double slots;	    /* leader count, scaled (cpu-clock ns with --software) */
-	bool valid;	    /* ratios below hold numbers (level > 0 and sum(L1) > 0) */
-	double l1[TD_NR_L1];
-	double l2[TD_NR_L2]; /* level 2 only */
-	double l1_coverage;  /* sum of raw L1 counts / raw slots; 0 if slots == 0 */
+/* The node names of models.h, by enum: "retiring", ..., "core_bound". */
+extern const char *const td_l1_nodes[TD_NR_L1];
+extern const char *const td_l2_nodes[TD_NR_L2];
+
+/* How one PMU's counts decode: its counter set and its compiled formulas. */
+struct td_decoding {
+	const struct counter_set *set;
+	struct td_decoder decoder; /* set->model != NULL only */
+	int l1[TD_NR_L1];	   /* model metric of each node, -1 if none */
+	int l2[TD_NR_L2];
 };
 
-/* Decode @c at TopDown @level (0, 1 or 2) into @m. */
-void td_decode(const struct td_counts *c, int level, struct td_metrics *m);
+struct td_metrics {
+	int level;	     /* 0: no ratios (software), 1: L1, 2: L1 + L2 */
+	double scale;	     /* enabled / running; 1.0 when not multiplexed */
+	bool multiplexed;    /* running < enabled: counts were scaled */
+	bool never_counted;  /* enabled > 0 but running == 0: no data at all */
+	double slots;	     /* the model's slots, scaled (cpu-clock ns with --software) */
+	bool valid;	     /* level > 0, slots > 0: the fractions below are numbers */
+	double l1[TD_NR_L1]; /* fractions of slots, NaN where the model has no such node */
+	double l2[TD_NR_L2]; /* level 2 only */
+	double value[MODEL_MAX_METRICS]; /* every metric of the model, by index */
+};
 
-/* Names as perf spells them (tma_retiring, ...) and as toplev does (Retiring, ...). */
-extern const char *const td_l1_perf_names[TD_NR_L1];
-extern const char *const td_l2_perf_names[TD_NR_L2];
+/*
+ * Compile @set's model for decoding (@smt_on: the machine's SMT, for
+ * perf's #SMT_on). Returns 0, or -EINVAL with a one-line reason in @err.
+ */
+int td_decoding_init(struct td_decoding *d, const struct counter_set *set, bool smt_on, char *err,
+		     size_t errlen);
+
+/* Decode @c, counted with d->set, into @m. */
+void td_decode(const struct td_decoding *d, const struct td_counts *c, struct td_metrics *m);
 
 #endif /* TD_DECODE_H */

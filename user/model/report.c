@@ -94,7 +94,6 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
 	const struct cgroup_rows_opts *copts =
 		r->cfg->cgroup_opts ? r->cfg->cgroup_opts : &every_cgroup;
-	int level = r->cfg->counters->level;
 	size_t limit;
 
 	r->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*r->tasks));
@@ -105,7 +104,7 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 	}
 	r->totals = &s->totals;
 	r->idle = NULL;
-	td_decode(&s->totals.all, level, &r->system);
+	td_decode(r->cfg->decoding, &s->totals.all, &r->system);
 
 	r->nr_tasks = s->nr_tasks;
 	for (size_t i = 0; i < s->nr_tasks; i++) {
@@ -117,7 +116,7 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 		row->idle = t->key.id == 0;
 		row->cgroup_id = t->val.cgroup_id;
 		row->cgroup = row->idle ? NULL : cgroup_names_lookup(names, t->val.cgroup_id);
-		td_decode(row->c, level, &row->m);
+		td_decode(r->cfg->decoding, row->c, &row->m);
 		if (row->idle)
 			r->idle = row->c;
 	}
@@ -143,7 +142,7 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 		row->idle = cr->idle;
 		row->cgroup = cr->path;
 		row->label = copts->containers && cr->path ? &cr->label : NULL;
-		td_decode(row->c, level, &row->m);
+		td_decode(r->cfg->decoding, row->c, &row->m);
 		/* With --per-cgroup there are no task rows: idle comes from its pseudo cgroup. */
 		if (row->idle && !r->idle)
 			r->idle = row->c;

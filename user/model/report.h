@@ -29,6 +29,7 @@ struct row {
 /* What a report shows: fixed for the run, from the options and the plan. */
 struct report_config {
 	const struct counter_set *counters;
+	const struct td_decoding *decoding; /* how counts become TopDown fractions */
 	bool per_thread;
 	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
 	bool per_cgroup; /* no task rows */

@@ -8,7 +8,7 @@
 #include "output/json_writer.h"
 #include "output/json.h"
 
-#define TD_JSON_SCHEMA 1
+#define TD_JSON_SCHEMA 2
 
 static void key(FILE *f, const char *name)
 {
@@ -60,6 +60,10 @@ static void begin(FILE *f, const struct report *r, const char *type)
 	key_double(f, "elapsed_s", r->elapsed_s);
 	key_double(f, "duration_s", r->duration_s);
 	fprintf(f, ",\"mode\":\"%s\"", r->cfg->counters->software ? "software" : "topdown");
+	if (r->cfg->counters->model) {
+		fprintf(f, ",\"model\":");
+		json_write_cstring(f, r->cfg->counters->model->name, (size_t)-1);
+	}
 }
 
 /* @v, or null (NaN) where the counters never ran: no count at all, not 0. */
@@ -85,16 +89,19 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 		key_double(f, "cpu_pct", counted(m, cap > 0 ? 100.0 * m->slots / cap : 0.0));
 		return;
 	}
+	const struct pmu_model *model = r->cfg->counters->model;
+
 	key_double(f, "slots", counted(m, m->slots));
 	key_double(f, "slots_pct",
 		   counted(m, r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0));
 	key_bool(f, "valid", m->valid);
-	key_double(f, "l1_coverage", counted(m, m->l1_coverage));
-	for (int i = 0; i < TD_NR_L1; i++)
-		key_pct(f, td_l1_perf_names[i], m->l1[i], m->valid);
-	if (r->cfg->counters->level >= 2)
-		for (int i = 0; i < TD_NR_L2; i++)
-			key_pct(f, td_l2_perf_names[i], m->l2[i], m->valid);
+	/* Every metric of levels 1 and 2 by perf's name for it, as perf stat -j prints it. */
+	for (int i = 0; i < model->nr_metrics; i++) {
+		const struct model_metric *mm = &model->metrics[i];
+
+		if (mm->level >= 1 && mm->level <= m->level)
+			key_pct(f, mm->name, m->value[i], m->valid && !isnan(m->value[i]));
+	}
 }
 
 static void cgroup_fields(FILE *f, const struct row *row)

@@ -8,9 +8,11 @@
 #include "output/render.h"
 #include "output/table.h"
 
-void renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		   const struct targets *t, struct output_file *out, struct cgroup_names *names)
+int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
+		  const struct targets *t, struct output_file *out, struct cgroup_names *names)
 {
+	char err[256];
+
 	memset(rd, 0, sizeof(*rd));
 	rd->rows = (struct cgroup_rows_opts){
 		.depth = o->depth,
@@ -20,6 +22,7 @@ void renderer_init(struct renderer *rd, const struct options *o, const struct pl
 	};
 	rd->cfg = (struct report_config){
 		.counters = &p->counters,
+		.decoding = &rd->decoding,
 		.per_thread = o->per_thread,
 		.filtered = t->filtered,
 		.per_cgroup = o->per_cgroup,
@@ -33,6 +36,11 @@ void renderer_init(struct renderer *rd, const struct options *o, const struct pl
 	rd->out = out;
 	rd->names = names;
 	rd->targets = t;
+	if (td_decoding_init(&rd->decoding, &p->counters, p->smt_on, err, sizeof(err))) {
+		fprintf(stderr, "tdtrace: failed to compile the model's formulas: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int render(struct renderer *rd, struct report *r, const struct entry_set *s)

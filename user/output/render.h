@@ -18,18 +18,22 @@
 
 struct renderer {
 	struct report_config cfg;
+	struct td_decoding decoding;
 	struct cgroup_rows_opts rows;
 	bool json;
 	unsigned int top;
 	struct output_file *out;
 	struct cgroup_names *names;
 	const struct targets *targets; /* -c cgroups that went away are said in each report */
-	struct snapshot view; /* reused from one report to the next */
+	struct snapshot view;	       /* reused from one report to the next */
 };
 
-/* What to show, from the options, the plan and the targets; where to write it. */
-void renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		   const struct targets *t, struct output_file *out, struct cgroup_names *names);
+/*
+ * What to show, from the options, the plan and the targets; where to write
+ * it. 0, or -EINVAL said on stderr when the model's formulas do not compile.
+ */
+int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
+		  const struct targets *t, struct output_file *out, struct cgroup_names *names);
 
 /*
  * Build @r's rows from @s and write them. @r holds what was measured

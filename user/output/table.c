@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The human table: one block per interval, and one for the whole run. */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include "output/table.h"
@@ -78,7 +79,7 @@ static void print_header(FILE *f, const struct report *r)
 			fprintf(f, "busy %.1f ms (%.1f%% of %d CPUs), idle %.1f ms", busy / 1e6,
 				cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus, idle / 1e6);
 	} else {
-		fprintf(f, ", TopDown L%d, %s slots", cs->level,
+		fprintf(f, ", TopDown L%d (%s), %s slots", cs->level, cs->model->name,
 			si(buf, sizeof(buf), r->system.slots));
 		if (r->system.valid)
 			fprintf(f, ": FE %.1f%% BAD %.1f%% BE %.1f%% RET %.1f%%",
@@ -86,6 +87,8 @@ static void print_header(FILE *f, const struct report *r)
 				100 * r->system.l1[TD_L1_BAD_SPEC],
 				100 * r->system.l1[TD_L1_BE_BOUND],
 				100 * r->system.l1[TD_L1_RETIRING]);
+		if (r->system.valid && !isnan(r->system.l1[TD_L1_SMT_CONTENTION]))
+			fprintf(f, " SMT %.1f%%", 100 * r->system.l1[TD_L1_SMT_CONTENTION]);
 	}
 	if (r->system.multiplexed)
 		fprintf(f, "  [multiplexed: counted %.1f%% of the time, scaled]",
@@ -112,6 +115,32 @@ static void print_header(FILE *f, const struct report *r)
 	fputc('\n', f);
 }
 
+/* Level-1 columns: perf's order, then SMT contention where the model has it (AMD). */
+static const struct {
+	int node;
+	const char *head;
+} l1_cols[] = {
+	{ TD_L1_FE_BOUND, "FRONTEND" },	 { TD_L1_BAD_SPEC, "BAD_SPEC" },
+	{ TD_L1_BE_BOUND, "BACKEND" },	 { TD_L1_RETIRING, "RETIRING" },
+	{ TD_L1_SMT_CONTENTION, "SMT" },
+};
+
+/* Does this run's model have the level-1 column @i? */
+static bool l1_shown(const struct report *r, size_t i)
+{
+	return l1_cols[i].node != TD_L1_SMT_CONTENTION ||
+	       r->cfg->decoding->l1[l1_cols[i].node] >= 0;
+}
+
+/* A percentage, or '-' where the model has no such node or it was not counted. */
+static void pct(FILE *f, int width, double fraction)
+{
+	if (isnan(fraction))
+		fprintf(f, " %*s", width, "-");
+	else
+		fprintf(f, " %*.1f", width, 100 * fraction);
+}
+
 /* The metric columns shared by task and cgroup rows. */
 static void print_metric_heads(FILE *f, const struct report *r)
 {
@@ -119,8 +148,10 @@ static void print_metric_heads(FILE *f, const struct report *r)
 		fprintf(f, " %6s %10s %8s", "%CPU", "CPU_MS", "SLICES");
 		return;
 	}
-	fprintf(f, " %7s %6s %8s %8s %8s %8s", "SLOTS", "%SLOTS", "FRONTEND", "BAD_SPEC", "BACKEND",
-		"RETIRING");
+	fprintf(f, " %7s %6s", "SLOTS", "%SLOTS");
+	for (size_t i = 0; i < sizeof(l1_cols) / sizeof(l1_cols[0]); i++)
+		if (l1_shown(r, i))
+			fprintf(f, " %8s", l1_cols[i].head);
 	if (r->cfg->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
 			fprintf(f, " %7s", l2_heads[i]);
@@ -155,19 +186,13 @@ static bool print_metrics(FILE *f, const struct report *r, const struct row *row
 		fprintf(f, " %7s %5.1f%c", si(buf, sizeof(buf), m->slots),
 			r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0,
 			flag ? '*' : ' ');
-	if (!m->valid) {
-		fprintf(f, " %8s %8s %8s %8s", "-", "-", "-", "-");
-		if (r->cfg->counters->level >= 2)
-			for (int i = 0; i < TD_NR_L2; i++)
-				fprintf(f, " %7s", "-");
-		return flag;
-	}
-	fprintf(f, " %8.1f %8.1f %8.1f %8.1f", 100 * m->l1[TD_L1_FE_BOUND],
-		100 * m->l1[TD_L1_BAD_SPEC], 100 * m->l1[TD_L1_BE_BOUND],
-		100 * m->l1[TD_L1_RETIRING]);
+	/* Not valid (no slots): every fraction is NaN, shown as '-'. */
+	for (size_t i = 0; i < sizeof(l1_cols) / sizeof(l1_cols[0]); i++)
+		if (l1_shown(r, i))
+			pct(f, 8, m->valid ? m->l1[l1_cols[i].node] : NAN);
 	if (r->cfg->counters->level >= 2)
 		for (int i = 0; i < TD_NR_L2; i++)
-			fprintf(f, " %7.1f", 100 * m->l2[l2_order[i]]);
+			pct(f, 7, m->valid ? m->l2[l2_order[i]] : NAN);
 	return flag;
 }
 
