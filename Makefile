@@ -22,13 +22,14 @@ LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
 
 CFLAGS ?= -g -O2
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
-override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm
+override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
-# make no libbpf calls and are what unit tests link; tracer/ drives BPF.
-USER_DIRS := cli host model tracer output
-PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output))
+# make no libbpf calls and are what unit tests link; tracer/ drives BPF;
+# replay/ is "tdtrace report", recorded lines decoded again.
+USER_DIRS := cli host model tracer output replay
+PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output replay))
 TRACER_SRCS := $(wildcard user/tracer/*.c)
 PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
 LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))

@@ -6,11 +6,13 @@
  *   parse (cli/) -> discover (host/) -> plan (model/) -> open and BPF
  *   attribute (tracer/, bpf/) -> every interval: collect (tracer/),
  *   decode (model/), output (output/) -> summary -> clean up.
+ * "tdtrace report" (replay/) decodes recorded lines again.
  */
 #include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <bpf/libbpf.h>
 #include "cli/options.h"
@@ -22,6 +24,7 @@
 #include "output/file.h"
 #include "output/probe.h"
 #include "output/render.h"
+#include "replay/replay.h"
 #include "tracer/tracer.h"
 
 static bool verbose;
@@ -80,6 +83,8 @@ int main(int argc, char **argv)
 	bool done = false, finished = false;
 	int ret = EXIT_FAIL, err;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return replay_main(argc - 1, argv + 1, stdout, stderr);
 	switch (options_parse(argc, argv, &o, stdout, stderr)) {
 	case OPTIONS_DONE:
 		return EXIT_OK;

@@ -8,6 +8,7 @@
 
 static const char intro[] =
 	"Usage: tdtrace [OPTION...] [-- COMMAND [ARG...]]\n"
+	"   or: tdtrace report [--json] [FILE]   (decode recorded --json lines again)\n"
 	"Live Top-down Microarchitecture Analysis (TopDown) per process and per cgroup,\n"
 	"attributed at every context switch by a BPF program reading the CPU's SLOTS\n"
 	"and TopDown metric counters.\n";

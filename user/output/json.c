@@ -63,6 +63,9 @@ static void begin(FILE *f, const struct report *r, const char *type)
 	if (r->cfg->counters->model) {
 		fprintf(f, ",\"model\":");
 		json_write_cstring(f, r->cfg->counters->model->name, (size_t)-1);
+		fprintf(f, ",\"pmu\":");
+		json_write_cstring(f, r->cfg->counters->model->pmu, (size_t)-1);
+		key_bool(f, "smt_on", r->cfg->smt_on);
 	}
 }
 

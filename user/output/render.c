@@ -23,6 +23,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 	rd->cfg = (struct report_config){
 		.counters = &p->counters,
 		.decoding = &rd->decoding,
+		.smt_on = p->smt_on,
 		.per_thread = o->per_thread,
 		.filtered = t->filtered,
 		.per_cgroup = o->per_cgroup,
