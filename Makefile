@@ -42,13 +42,24 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
+.PHONY: all man run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
 	deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
 
-all: $(OUTPUT)/tdtrace
+all: $(OUTPUT)/tdtrace $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
+
+# The man page and completion are made from the option table, as --help is.
+# Dated by the last commit, so that a rebuild gives the same page.
+MAN_DATE = $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+$(OUTPUT)/mkdoc: tools/mkdoc.c $(PURE_OBJS) | $(OUTPUT)
+	$(CC) $(CFLAGS) $< $(PURE_OBJS) $(LDFLAGS) -lm -ljansson -o $@
+$(OUTPUT)/tdtrace.8: $(OUTPUT)/mkdoc
+	$(OUTPUT)/mkdoc man $(MAN_DATE) > $@
+$(OUTPUT)/tdtrace.bash-completion: $(OUTPUT)/mkdoc
+	$(OUTPUT)/mkdoc completion > $@
+man: $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
 
 $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@

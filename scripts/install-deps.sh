@@ -6,7 +6,8 @@ set -eu
 # valgrind and libclang-rt-14-dev (clang's ASan, UBSan and libFuzzer runtimes,
 # only recommended by clang) are for make sanitize, valgrind and fuzz.
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config \
-libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev"
+libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev \
+mandoc"
 
 missing=""
 for p in $PKGS; do

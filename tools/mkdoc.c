@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build-time writer of tdtrace's documents made from the option table:
+ *   mkdoc man DATE    tdtrace(8)
+ *   mkdoc completion  bash completion
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/man.h"
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "man"))
+		man_write(stdout, argv[2]);
+	else if (argc == 2 && !strcmp(argv[1], "completion"))
+		completion_write(stdout);
+	else {
+		fprintf(stderr, "usage: mkdoc man DATE | mkdoc completion\n");
+		return 2;
+	}
+	return fflush(stdout) ? 1 : 0;
+}
