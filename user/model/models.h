@@ -22,9 +22,9 @@
 enum model_event_flags {
 	MODEL_EV_L2 = 1 << 0,	      /* only needed for level 2 */
 	MODEL_EV_CORRECTION = 1 << 1, /* may fail to open: metrics then use their plain form */
-	MODEL_EV_FIXED = 1 << 2,      /* on a fixed counter, or a PERF_METRICS field: no generic one */
-	MODEL_EV_OPTIONAL = 1 << 3,   /* dropped first when generic counters are short (the NMI
-					 watchdog holds one): the metrics that use it are not shown */
+	MODEL_EV_FIXED = 1 << 2, /* on a fixed counter, or a PERF_METRICS field: no generic one */
+	MODEL_EV_OPTIONAL = 1 << 3, /* dropped first when generic counters are short (the NMI
+				       watchdog holds one): the metrics that use it are not shown */
 };
 
 /*
@@ -36,11 +36,14 @@ enum model_event_flags {
  * enabled and running times, as perf does.
  */
 struct model_event {
-	const char *name;  /* perf's spelling, the key of JSON "counts": "slots", "INT_MISC.UOP_DROPPING" */
-	const char *alias; /* another name perf's expressions use for it ("TOPDOWN.SLOTS"), or NULL */
-	const char *sysfs; /* encode from the PMU's events/ file of this name, or NULL: use config */
-	__u64 config;	   /* raw: event | umask << 8 | edge << 18 | inv << 23 | cmask << 24 (AMD:
-			      event bits 11:8 at 35:32) */
+	const char *name; /* perf's spelling, the key of JSON "counts": "slots",
+			     "INT_MISC.UOP_DROPPING" */
+	const char
+		*alias; /* another name perf's expressions use for it ("TOPDOWN.SLOTS"), or NULL */
+	const char
+		*sysfs; /* encode from the PMU's events/ file of this name, or NULL: use config */
+	__u64 config;	/* raw: event | umask << 8 | edge << 18 | inv << 23 | cmask << 24 (AMD:
+			   event bits 11:8 at 35:32) */
 	unsigned int flags;
 	int group; /* counting group: 0 .. MODEL_MAX_GROUPS - 1 */
 };
@@ -61,22 +64,23 @@ struct pmu_model {
 	const char *name;   /* perf's directory: "icelake", "sapphirerapids", "alderlake" */
 	const char *vendor; /* /proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD" */
 	int family;	    /* cpu family */
-	unsigned char cpu_models[16]; /* cpu models (CPUID), 0-terminated */
+	unsigned char cpu_models[16];	/* cpu models (CPUID), 0-terminated */
 	int stepping_min, stepping_max; /* steppings it covers (both 0: any) */
-	const char *pmu;	      /* sysfs PMU: "cpu", "cpu_core" (P-cores), "cpu_atom" (E-cores) */
-	const char *core;	      /* hybrid: "P-core" or "E-core"; NULL */
-	const char *requires;	      /* a sysfs events/ name the PMU must have ("slots"), or NULL */
-	int gp_counters;	      /* generic counters one group may use on this PMU */
-	int watchdog_counters;	      /* generic ones the NMI watchdog's cycles event holds when
-					 on: 1 on AMD (no fixed counters), 0 on Intel (fixed) */
-	const char *slots;	      /* the metric that counts pipeline slots */
-	bool smt_approximate;	      /* with SMT on, per-task fractions are an approximation */
+	const char *pmu;       /* sysfs PMU: "cpu", "cpu_core" (P-cores), "cpu_atom" (E-cores) */
+	const char *core;      /* hybrid: "P-core" or "E-core"; NULL */
+	const char *requires;  /* a sysfs events/ name the PMU must have ("slots"), or NULL */
+	int gp_counters;       /* generic counters one group may use on this PMU */
+	int watchdog_counters; /* generic ones the NMI watchdog's cycles event holds when
+				  on: 1 on AMD (no fixed counters), 0 on Intel (fixed) */
+	const char *slots;     /* the metric that counts pipeline slots */
+	bool smt_approximate;  /* with SMT on, per-task fractions are an approximation */
 	const struct model_event *events;
 	int nr_events;
 	const struct model_metric *metrics;
 	int nr_metrics;
-	const char *source; /* where the formulas come from */
-	const char *verified; /* on which hardware this row was checked, or "not on hardware" */
+	const char *perf_groups; /* perf stat -M for the same metrics: "TopdownL1,TopdownL2" */
+	const char *source;	 /* where the formulas come from */
+	const char *verified;	 /* on which hardware this row was checked, or "not on hardware" */
 };
 
 /* The table, one file per vendor: models_intel.c, models_amd.c. */

@@ -90,8 +90,9 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 		if (!o->test_members)
 			counters_software(&pp->counters);
 		else if (counters_software_members(&pp->counters, o->test_members)) {
-			fprintf(err, "tdtrace: invalid value '%s' for --test-members\n",
-				options_shown(o->test_members, (size_t)-1));
+			if (err)
+				fprintf(err, "tdtrace: invalid value '%s' for --test-members\n",
+					options_shown(o->test_members, (size_t)-1));
 			return -EINVAL;
 		}
 		for (int c = 0; c < PMU_MAX_CPUS; c++)
@@ -102,18 +103,22 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 			continue;
 		/* Another core type may still be counted: say what this one loses. */
 		named_cpus(&cpu->pmu[i], where, sizeof(where));
-		fprintf(err, "tdtrace: leaving out %s: %s\n", where, why[nr_why]);
+		snprintf(p->notes[p->nr_notes++], sizeof(p->notes[0]), "%s: %s", where,
+			 why[nr_why]);
+		if (err)
+			fprintf(err, "tdtrace: leaving out %s: %s\n", where, why[nr_why]);
 		nr_why++;
 	}
-	if (!p->nr_pmus) {
+	if (!p->nr_pmus && err) {
 		fprintf(err,
 			"tdtrace: no TopDown counters on this CPU (%s%s%s): %s; use --software for "
 			"CPU time per process and cgroup\n",
 			cpu->vendor[0] ? cpu->vendor : "unknown vendor",
 			cpu->model_name[0] ? ", " : "", cpu->model_name,
 			cpu->nr_pmus ? why[0] : cpu->why);
-		return -ENODEV;
 	}
+	if (!p->nr_pmus)
+		return -ENODEV;
 	for (int i = 0; i < p->nr_pmus; i++)
 		for (int c = 0; c < PMU_MAX_CPUS; c++)
 			if (p->pmus[i].cpus[c] && online[c] && p->pmu_of[c] < 0) {

@@ -31,6 +31,9 @@ struct plan {
 	int nr_pmus;
 	signed char pmu_of[PMU_MAX_CPUS]; /* index into pmus[] of each CPU, -1: not counted */
 	bool smt_on;
+	char notes[PMU_MAX_CORE_PMUS][300]; /* core PMUs left out, and why ("cpu_atom CPUs 16-23:
+					       no TopDown model for ...") */
+	int nr_notes;
 };
 
 /*
@@ -43,8 +46,9 @@ int plan_counters(const struct options *o, const struct pmu_info *pmu, struct pl
 /*
  * The counters of each core PMU in @cpu, from its model (models.h), or
  * cpu-clock on every online CPU with --software. A PMU without a model,
- * or whose model cannot be opened, is left out and its CPUs named on
- * @err; with none left, says why and what to do on @err and returns
+ * or whose model cannot be opened, is left out, its CPUs named in
+ * p->notes and on @err; with none left, says why and what to do on @err
+ * (NULL: quiet, for --probe) and returns
  * -ENODEV (a usage error, exit 2). A bad --test-members list: -EINVAL.
  */
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
