@@ -1,11 +1,541 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Intel rows of the PMU model table (see models.h). Being filled in:
- * no rows yet, so model_find() finds no Intel model.
+ * Intel rows of the PMU model table (see models.h): one per (perf model
+ * directory, PMU). Formulas are perf's MetricExpr text, stored as data;
+ * hybrid rows drop perf's "cpu_core@...@" / "cpu_atom@...@" PMU prefix so
+ * that rows of one group share their arrays. Raw configs pack
+ * event | umask << 8 | edge << 18 | any << 21 | cmask << 24
+ * (/work/shared/reference/pmu-models.md, "Raw-config packing").
  */
+#include <stddef.h>
 #include "model/models.h"
 
-const struct pmu_model intel_models[] = {
-	{ 0 },
+#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* perf's PERF_METRICS denominator: the four level-1 fields summed. */
+#define TD_SUM                                                                                     \
+	"(topdown\\-fe\\-bound + topdown\\-bad\\-spec + topdown\\-retiring + "                     \
+	"topdown\\-be\\-bound)"
+
+/*
+ * Group A: Sunny / Willow / Cypress Cove (ICL, ICX, TGL, RKL). Four
+ * PERF_METRICS fields and width 5: level 2 comes from generic counters.
+ * Group 0 is the slots-led level-1 group with the two correction events;
+ * group 1 splits frontend, bad speculation and backend (8 generic
+ * counters); group 2 splits retiring (UOPS_DECODED and IDQ events are
+ * limited to counters 0-3, and these four fit there).
+ */
+static const struct model_event icl_events[] = {
+	{ .name = "slots", .alias = "TOPDOWN.SLOTS", .sysfs = "slots", .flags = MODEL_EV_FIXED },
+	{ .name = "topdown-retiring", .sysfs = "topdown-retiring", .flags = MODEL_EV_FIXED },
+	{ .name = "topdown-bad-spec", .sysfs = "topdown-bad-spec", .flags = MODEL_EV_FIXED },
+	{ .name = "topdown-fe-bound", .sysfs = "topdown-fe-bound", .flags = MODEL_EV_FIXED },
+	{ .name = "topdown-be-bound", .sysfs = "topdown-be-bound", .flags = MODEL_EV_FIXED },
+	{ .name = "INT_MISC.UOP_DROPPING", .config = 0x100d, .flags = MODEL_EV_CORRECTION },
+	/* perf's backend term spells it by its encoding: RECOVERY_CYCLES, cmask 1, edge. */
+	{ .name = "INT_MISC.CLEARS_COUNT",
+	  .alias = "INT_MISC.RECOVERY_CYCLES,cmask=1,edge",
+	  .config = 0x0104010d,
+	  .flags = MODEL_EV_CORRECTION },
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+	  .config = 0x0500019c,
+	  .flags = MODEL_EV_L2,
+	  .group = 1 },
+	{ .name = "BR_MISP_RETIRED.ALL_BRANCHES",
+	  .config = 0x00c5,
+	  .flags = MODEL_EV_L2,
+	  .group = 1 },
+	{ .name = "MACHINE_CLEARS.COUNT", .config = 0x010401c3, .flags = MODEL_EV_L2, .group = 1 },
+	{ .name = "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	  .config = 0x140014a3,
+	  .flags = MODEL_EV_L2,
+	  .group = 1 },
+	{ .name = "EXE_ACTIVITY.BOUND_ON_STORES",
+	  .config = 0x020040a6,
+	  .flags = MODEL_EV_L2,
+	  .group = 1 },
+	{ .name = "CYCLE_ACTIVITY.STALLS_TOTAL",
+	  .config = 0x040004a3,
+	  .flags = MODEL_EV_L2,
+	  .group = 1 },
+	{ .name = "EXE_ACTIVITY.1_PORTS_UTIL", .config = 0x02a6, .flags = MODEL_EV_L2, .group = 1 },
+	{ .name = "EXE_ACTIVITY.2_PORTS_UTIL", .config = 0x04a6, .flags = MODEL_EV_L2, .group = 1 },
+	{ .name = "UOPS_RETIRED.SLOTS", .config = 0x02c2, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "UOPS_ISSUED.ANY", .config = 0x010e, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "IDQ.MS_UOPS", .config = 0x3079, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "UOPS_DECODED.DEC0", .config = 0x0156, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "UOPS_DECODED.DEC0,cmask=1",
+	  .config = 0x01000156,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "IDQ.MITE_UOPS", .config = 0x0479, .flags = MODEL_EV_L2, .group = 2 },
 };
-const int nr_intel_models = 0;
+
+static const struct model_metric icl_metrics[] = {
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL,
+	  "topdown\\-fe\\-bound / " TD_SUM " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	  "topdown\\-fe\\-bound / " TD_SUM, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL,
+	  "topdown\\-be\\-bound / " TD_SUM
+	  " + 5 * cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@ / tma_info_thread_slots",
+	  "topdown\\-be\\-bound / " TD_SUM, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM " + 0 * tma_info_thread_slots",
+	  NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", NULL,
+	  "bad_speculation" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound",
+	  "(5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING) / "
+	  "tma_info_thread_slots",
+	  "5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots",
+	  "fetch_latency" },
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
+	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
+	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * "
+	  "tma_bad_speculation",
+	  NULL, "branch_mispredicts" },
+	{ "tma_machine_clears", 2, "tma_bad_speculation",
+	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
+	{ "tma_memory_bound", 2, "tma_backend_bound",
+	  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  NULL, "memory_bound" },
+	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
+	  NULL, "core_bound" },
+	/* perf's level 3 node, used here only to feed heavy operations. */
+	{ "tma_microcode_sequencer", 0, NULL,
+	  "tma_retiring * tma_info_thread_slots / UOPS_ISSUED.ANY * IDQ.MS_UOPS / "
+	  "tma_info_thread_slots",
+	  NULL, NULL },
+	{ "tma_heavy_operations", 2, "tma_retiring",
+	  "tma_microcode_sequencer + tma_retiring * (UOPS_DECODED.DEC0 - "
+	  "cpu@UOPS_DECODED.DEC0\\,cmask\\=1@) / IDQ.MITE_UOPS",
+	  NULL, "heavy_operations" },
+	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
+	  NULL, "light_operations" },
+};
+
+/*
+ * Groups B and C: Golden Cove and later P-cores. Eight PERF_METRICS
+ * fields: levels 1 and 2 are all in the slots-led group 0.
+ */
+#define GLC_FIXED_EVENTS                                                                           \
+	{ .name = "slots", .alias = "TOPDOWN.SLOTS", .sysfs = "slots", .flags = MODEL_EV_FIXED },  \
+		{ .name = "topdown-retiring",                                                      \
+		  .sysfs = "topdown-retiring",                                                     \
+		  .flags = MODEL_EV_FIXED },                                                       \
+		{ .name = "topdown-bad-spec",                                                      \
+		  .sysfs = "topdown-bad-spec",                                                     \
+		  .flags = MODEL_EV_FIXED },                                                       \
+		{ .name = "topdown-fe-bound",                                                      \
+		  .sysfs = "topdown-fe-bound",                                                     \
+		  .flags = MODEL_EV_FIXED },                                                       \
+		{ .name = "topdown-be-bound",                                                      \
+		  .sysfs = "topdown-be-bound",                                                     \
+		  .flags = MODEL_EV_FIXED },                                                       \
+		{ .name = "topdown-heavy-ops",                                                     \
+		  .sysfs = "topdown-heavy-ops",                                                    \
+		  .flags = MODEL_EV_FIXED | MODEL_EV_L2 },                                         \
+		{ .name = "topdown-br-mispredict",                                                 \
+		  .sysfs = "topdown-br-mispredict",                                                \
+		  .flags = MODEL_EV_FIXED | MODEL_EV_L2 },                                         \
+		{ .name = "topdown-fetch-lat",                                                     \
+		  .sysfs = "topdown-fetch-lat",                                                    \
+		  .flags = MODEL_EV_FIXED | MODEL_EV_L2 },                                         \
+	{                                                                                          \
+		.name = "topdown-mem-bound", .sysfs = "topdown-mem-bound",                         \
+		.flags = MODEL_EV_FIXED | MODEL_EV_L2                                              \
+	}
+
+/* Group B: SPR, EMR, GNR, the ADL/RPL and MTL P-cores; INT_MISC is event 0xad here. */
+static const struct model_event glc_events[] = {
+	GLC_FIXED_EVENTS,
+	{ .name = "INT_MISC.UOP_DROPPING", .config = 0x10ad, .flags = MODEL_EV_CORRECTION },
+};
+
+static const struct model_metric glc_metrics[] = {
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL,
+	  "topdown\\-fe\\-bound / " TD_SUM " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	  "topdown\\-fe\\-bound / " TD_SUM, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM, NULL, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM, NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", NULL,
+	  "bad_speculation" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound",
+	  "topdown\\-fetch\\-lat / " TD_SUM " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	  "topdown\\-fetch\\-lat / " TD_SUM, "fetch_latency" },
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
+	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation", "topdown\\-br\\-mispredict / " TD_SUM,
+	  NULL, "branch_mispredicts" },
+	{ "tma_machine_clears", 2, "tma_bad_speculation",
+	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
+	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM, NULL,
+	  "memory_bound" },
+	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
+	  NULL, "core_bound" },
+	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM, NULL,
+	  "heavy_operations" },
+	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
+	  NULL, "light_operations" },
+};
+
+/* Group C: Lion Cove (LNL, ARL P-cores): every node is a plain PERF_METRICS fraction. */
+static const struct model_event lnc_events[] = { GLC_FIXED_EVENTS };
+
+static const struct model_metric lnc_metrics[] = {
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL, "topdown\\-fe\\-bound / " TD_SUM, NULL, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM, NULL, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM, NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL, "topdown\\-bad\\-spec / " TD_SUM, NULL,
+	  "bad_speculation" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound", "topdown\\-fetch\\-lat / " TD_SUM, NULL,
+	  "fetch_latency" },
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
+	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation", "topdown\\-br\\-mispredict / " TD_SUM,
+	  NULL, "branch_mispredicts" },
+	{ "tma_machine_clears", 2, "tma_bad_speculation",
+	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
+	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM, NULL,
+	  "memory_bound" },
+	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
+	  NULL, "core_bound" },
+	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM, NULL,
+	  "heavy_operations" },
+	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
+	  NULL, "light_operations" },
+};
+
+/*
+ * E-cores (PMU cpu_atom): plain generic events, no PERF_METRICS, no
+ * correction. perf divides by width * CPU_CLK_UNHALTED.CORE (cycles, fixed
+ * counter 1). perf has no level-2 split of retiring for these cores.
+ */
+#define ATOM_L2_EVENTS(grp)                                                                        \
+	{ .name = "TOPDOWN_FE_BOUND.FRONTEND_LATENCY",                                             \
+	  .config = 0x7271,                                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = (grp) },                                                                        \
+		{ .name = "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH",                                   \
+		  .config = 0x8d71,                                                                \
+		  .flags = MODEL_EV_L2,                                                            \
+		  .group = (grp) },                                                                \
+		{ .name = "TOPDOWN_BAD_SPECULATION.MISPREDICT",                                    \
+		  .config = 0x0473,                                                                \
+		  .flags = MODEL_EV_L2,                                                            \
+		  .group = (grp) },                                                                \
+		{ .name = "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS",                                \
+		  .config = 0x0373,                                                                \
+		  .flags = MODEL_EV_L2,                                                            \
+		  .group = (grp) },                                                                \
+	{                                                                                          \
+		.name = "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", .config = 0x0174,                   \
+		.flags = MODEL_EV_L2, .group = (grp)                                               \
+	}
+
+/* The level-2 nodes of an E-core of pipeline width W ("5", "6", "8"). */
+#define ATOM_L2_METRICS(W)                                                                         \
+	{ "tma_ifetch_latency",                                                                    \
+	  2,                                                                                       \
+	  "tma_frontend_bound",                                                                    \
+	  "TOPDOWN_FE_BOUND.FRONTEND_LATENCY / (" W " * CPU_CLK_UNHALTED.CORE)",                   \
+	  NULL,                                                                                    \
+	  "ifetch_latency" },                                                                      \
+		{ "tma_ifetch_bandwidth",                                                          \
+		  2,                                                                               \
+		  "tma_frontend_bound",                                                            \
+		  "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / (" W " * CPU_CLK_UNHALTED.CORE)",         \
+		  NULL,                                                                            \
+		  "ifetch_bandwidth" },                                                            \
+		{ "tma_branch_mispredicts",                                                        \
+		  2,                                                                               \
+		  "tma_bad_speculation",                                                           \
+		  "TOPDOWN_BAD_SPECULATION.MISPREDICT / (" W " * CPU_CLK_UNHALTED.CORE)",          \
+		  NULL,                                                                            \
+		  "branch_mispredicts" },                                                          \
+		{ "tma_machine_clears",                                                            \
+		  2,                                                                               \
+		  "tma_bad_speculation",                                                           \
+		  "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS / (" W " * CPU_CLK_UNHALTED.CORE)",      \
+		  NULL,                                                                            \
+		  "machine_clears" },                                                              \
+		{ "tma_core_bound",                                                                \
+		  2,                                                                               \
+		  "tma_backend_bound",                                                             \
+		  "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / (" W " * CPU_CLK_UNHALTED.CORE)",         \
+		  NULL,                                                                            \
+		  "core_bound" },                                                                  \
+	{                                                                                          \
+		"tma_resource_bound", 2, "tma_backend_bound",                                      \
+			"tma_backend_bound - tma_core_bound", NULL, "resource_bound"               \
+	}
+
+#define ATOM_CYCLES                                                                                \
+	{                                                                                          \
+		.name = "CPU_CLK_UNHALTED.CORE", .config = 0x003c, .flags = MODEL_EV_FIXED         \
+	}
+
+/* Gracemont (ADL/RPL E-core), width 5, 6 generic counters: level 2 in group 1. */
+static const struct model_event grt_events[] = {
+	ATOM_CYCLES,
+	{ .name = "TOPDOWN_FE_BOUND.ALL", .config = 0x0071 },
+	{ .name = "TOPDOWN_BE_BOUND.ALL", .config = 0x0074 },
+	{ .name = "TOPDOWN_RETIRING.ALL", .config = 0x00c2 },
+	ATOM_L2_EVENTS(1),
+};
+
+static const struct model_metric grt_metrics[] = {
+	{ "tma_info_core_slots", 0, NULL, "5 * CPU_CLK_UNHALTED.CORE", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL, "TOPDOWN_FE_BOUND.ALL / (5 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "TOPDOWN_BE_BOUND.ALL / (5 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "backend_bound" },
+	{ "tma_retiring", 1, NULL, "TOPDOWN_RETIRING.ALL / (5 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "retiring" },
+	/* Gracemont's bad speculation is the remainder, not TOPDOWN_BAD_SPECULATION.ALL. */
+	{ "tma_bad_speculation", 1, NULL,
+	  "(5 * CPU_CLK_UNHALTED.CORE - (TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + "
+	  "TOPDOWN_RETIRING.ALL)) / (5 * CPU_CLK_UNHALTED.CORE)",
+	  NULL, "bad_speculation" },
+	ATOM_L2_METRICS("5"),
+};
+
+/* Crestmont (MTL E-core), width 6, the ALL_P events; 9 generic events > 8: level 2 in group 1. */
+static const struct model_event cmt_events[] = {
+	ATOM_CYCLES,
+	{ .name = "TOPDOWN_FE_BOUND.ALL_P", .config = 0x0071 },
+	{ .name = "TOPDOWN_BE_BOUND.ALL_P", .config = 0x0074 },
+	{ .name = "TOPDOWN_RETIRING.ALL_P", .config = 0x0072 },
+	{ .name = "TOPDOWN_BAD_SPECULATION.ALL_P", .config = 0x0073 },
+	ATOM_L2_EVENTS(1),
+};
+
+static const struct model_metric cmt_metrics[] = {
+	{ "tma_info_core_slots", 0, NULL, "6 * CPU_CLK_UNHALTED.CORE", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL, "TOPDOWN_FE_BOUND.ALL_P / (6 * CPU_CLK_UNHALTED.CORE)",
+	  NULL, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "TOPDOWN_BE_BOUND.ALL_P / (6 * CPU_CLK_UNHALTED.CORE)",
+	  NULL, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "TOPDOWN_RETIRING.ALL_P / (6 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "retiring" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "TOPDOWN_BAD_SPECULATION.ALL_P / (6 * CPU_CLK_UNHALTED.CORE)", NULL, "bad_speculation" },
+	ATOM_L2_METRICS("6"),
+};
+
+/*
+ * Skymont (LNL, ARL E-cores), width 8. FE_BOUND.ALL and RETIRING.ALL are
+ * fixed counters 5 and 6; the kernel knows them by the real codes 0x019c
+ * and 0x02c2, not perf's pseudo encodings. 7 generic events fit 8
+ * counters: one group.
+ */
+static const struct model_event skt_events[] = {
+	ATOM_CYCLES,
+	{ .name = "TOPDOWN_FE_BOUND.ALL", .config = 0x019c, .flags = MODEL_EV_FIXED },
+	{ .name = "TOPDOWN_BE_BOUND.ALL_P", .config = 0x02a4 },
+	{ .name = "TOPDOWN_RETIRING.ALL", .config = 0x02c2, .flags = MODEL_EV_FIXED },
+	{ .name = "TOPDOWN_BAD_SPECULATION.ALL_P", .config = 0x0073 },
+	ATOM_L2_EVENTS(0),
+};
+
+static const struct model_metric skt_metrics[] = {
+	{ "tma_info_core_slots", 0, NULL, "8 * CPU_CLK_UNHALTED.CORE", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL, "TOPDOWN_FE_BOUND.ALL / (8 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "TOPDOWN_BE_BOUND.ALL_P / (8 * CPU_CLK_UNHALTED.CORE)",
+	  NULL, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "TOPDOWN_RETIRING.ALL / (8 * CPU_CLK_UNHALTED.CORE)", NULL,
+	  "retiring" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "TOPDOWN_BAD_SPECULATION.ALL_P / (8 * CPU_CLK_UNHALTED.CORE)", NULL, "bad_speculation" },
+	ATOM_L2_METRICS("8"),
+};
+
+/*
+ * Before PERF_METRICS: SKL/KBL/CFL/CML client, SKX, CLX; width 4, 4
+ * generic counters per thread with SMT on. Slots are core slots, so perf
+ * estimates core clocks from the thread's (a per-task tool is never
+ * #core_wide) and uses the _ANY recovery cycles with SMT on.
+ * Group 0: cycles on fixed counter 1 and the four per-thread level-1
+ * events; group 1: the core-wide and SMT-ratio events level 1 also
+ * needs; groups 2 and 3: level 2. The 17 generic events leave no counter
+ * for UOPS_RETIRED.MACRO_FUSED, so perf's tma_heavy_operations and
+ * tma_light_operations are left out of these rows.
+ */
+static const struct model_event skl_events[] = {
+	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CORE", .config = 0x019c },
+	{ .name = "UOPS_ISSUED.ANY", .config = 0x010e },
+	{ .name = "UOPS_RETIRED.RETIRE_SLOTS", .config = 0x02c2 },
+	{ .name = "INT_MISC.RECOVERY_CYCLES", .config = 0x010d },
+	{ .name = "INT_MISC.RECOVERY_CYCLES_ANY", .config = 0x0020010d, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.THREAD_ANY", .config = 0x0020003c, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .config = 0x023c, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .config = 0x013c, .group = 1 },
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+	  .config = 0x0400019c,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "BR_MISP_RETIRED.ALL_BRANCHES",
+	  .config = 0x00c5,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "MACHINE_CLEARS.COUNT", .config = 0x010401c3, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	  .config = 0x140014a3,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "EXE_ACTIVITY.BOUND_ON_STORES",
+	  .config = 0x40a6,
+	  .flags = MODEL_EV_L2,
+	  .group = 3 },
+	{ .name = "CYCLE_ACTIVITY.STALLS_TOTAL",
+	  .config = 0x040004a3,
+	  .flags = MODEL_EV_L2,
+	  .group = 3 },
+	{ .name = "EXE_ACTIVITY.1_PORTS_UTIL", .config = 0x02a6, .flags = MODEL_EV_L2, .group = 3 },
+	{ .name = "EXE_ACTIVITY.2_PORTS_UTIL", .config = 0x04a6, .flags = MODEL_EV_L2, .group = 3 },
+};
+
+#define SKL_RECOVERY "(INT_MISC.RECOVERY_CYCLES_ANY / 2 if #SMT_on else INT_MISC.RECOVERY_CYCLES)"
+
+static const struct model_metric skl_metrics[] = {
+	{ "tma_info_thread_clks", 0, NULL, "CPU_CLK_UNHALTED.THREAD", NULL, NULL },
+	{ "tma_info_core_core_clks", 0, NULL,
+	  "(CPU_CLK_UNHALTED.THREAD / 2 * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / "
+	  "CPU_CLK_UNHALTED.REF_XCLK) if #core_wide < 1 else (CPU_CLK_UNHALTED.THREAD_ANY / 2 if "
+	  "#SMT_on else tma_info_thread_clks))",
+	  NULL, NULL },
+	{ "tma_info_thread_slots", 0, NULL, "4 * tma_info_core_core_clks", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL, "IDQ_UOPS_NOT_DELIVERED.CORE / tma_info_thread_slots",
+	  NULL, "frontend_bound" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "(UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS + 4 * " SKL_RECOVERY
+	  ") / tma_info_thread_slots",
+	  NULL, "bad_speculation" },
+	{ "tma_retiring", 1, NULL, "UOPS_RETIRED.RETIRE_SLOTS / tma_info_thread_slots", NULL,
+	  "retiring" },
+	{ "tma_backend_bound", 1, NULL,
+	  "1 - tma_frontend_bound - (UOPS_ISSUED.ANY + 4 * " SKL_RECOVERY
+	  ") / tma_info_thread_slots",
+	  NULL, "backend_bound" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound",
+	  "4 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots", NULL,
+	  "fetch_latency" },
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound", "tma_frontend_bound - tma_fetch_latency",
+	  NULL, "fetch_bandwidth" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
+	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * "
+	  "tma_bad_speculation",
+	  NULL, "branch_mispredicts" },
+	{ "tma_machine_clears", 2, "tma_bad_speculation",
+	  "tma_bad_speculation - tma_branch_mispredicts", NULL, "machine_clears" },
+	{ "tma_memory_bound", 2, "tma_backend_bound",
+	  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  NULL, "memory_bound" },
+	{ "tma_core_bound", 2, "tma_backend_bound", "tma_backend_bound - tma_memory_bound", NULL,
+	  "core_bound" },
+};
+
+#define SRC_ICL                                                                                    \
+	"torvalds/linux tools/perf/pmu-events/arch/x86/icelake/icl-metrics.json @ 6b93f350e55f "   \
+	"(read; icx/tgl/rkl-metrics.json not re-read, taken as the same TMA formulas)"
+#define SRC_GLC                                                                                    \
+	"torvalds/linux tools/perf/pmu-events/arch/x86/sapphirerapids/spr-metrics.json @ "         \
+	"26f4b26f76bd (level 1 read; level 2 per shared/reference/pmu-models.md 1.3, checked "     \
+	"there against the same file); emr/gnr/adl/mtl-metrics.json not re-read"
+#define SRC_LNC                                                                                    \
+	"torvalds/linux tools/perf/pmu-events/arch/x86/lunarlake/lnl-metrics.json @ 23878069de30 " \
+	"as given in shared/reference/pmu-models.md 1.3 (cpu_core; prefix dropped); arl not "      \
+	"re-read"
+#define SRC_ATOM                                                                                   \
+	"perf cpu_atom metrics per shared/reference/pmu-models.md 2.1 and torvalds/linux "         \
+	"adl/mtl-metrics.json excerpts (form X / (W * CPU_CLK_UNHALTED.CORE); prefix dropped)"
+#define SRC_SKL                                                                                    \
+	"torvalds/linux tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json (Linux 6.12) "     \
+	"as given in shared/reference/pmu-models.md 3.1; skx/clx not re-read"
+#define NOT_ON_HW "not on hardware"
+
+#define ROW_EVENTS(ev)	.events = (ev), .nr_events = ARRAY_LEN(ev)
+#define ROW_METRICS(mt) .metrics = (mt), .nr_metrics = ARRAY_LEN(mt)
+
+#define ICL_ROW(nm, ...)                                                                           \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .requires = "slots",                  \
+		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(icl_events),        \
+		ROW_METRICS(icl_metrics), .source = SRC_ICL, .verified = NOT_ON_HW                 \
+	}
+
+#define GLC_ROW(nm, pm, cr, ...)                                                                   \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = (pm), .core = (cr), .requires = "slots",     \
+		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(glc_events),        \
+		ROW_METRICS(glc_metrics), .source = SRC_GLC, .verified = NOT_ON_HW                 \
+	}
+
+#define LNC_ROW(nm, ...)                                                                           \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_core", .core = "P-core",                \
+		.requires = "slots", .gp_counters = 8, .slots = "tma_info_thread_slots",           \
+		ROW_EVENTS(lnc_events), ROW_METRICS(lnc_metrics), .source = SRC_LNC,               \
+		.verified = NOT_ON_HW                                                              \
+	}
+
+#define ATOM_ROW(nm, gp, ev, mt, ...)                                                              \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_atom", .core = "E-core",                \
+		.gp_counters = (gp), .slots = "tma_info_core_slots", ROW_EVENTS(ev),               \
+		ROW_METRICS(mt), .source = SRC_ATOM, .verified = NOT_ON_HW                         \
+	}
+
+#define SKL_ROW(nm, smin, smax, ...)                                                               \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .stepping_min = (smin), .stepping_max = (smax),     \
+		.pmu = "cpu", .gp_counters = 4, .slots = "tma_info_thread_slots",                  \
+		.smt_approximate = true, ROW_EVENTS(skl_events), ROW_METRICS(skl_metrics),         \
+		.source = SRC_SKL, .verified = NOT_ON_HW                                           \
+	}
+
+/* CPU models from perf's tools/perf/pmu-events/arch/x86/mapfile.csv. */
+const struct pmu_model intel_models[] = {
+	/* Group A */
+	ICL_ROW("icelake", 0x7d, 0x7e),
+	ICL_ROW("icelakex", 0x6a, 0x6c),
+	ICL_ROW("tigerlake", 0x8c, 0x8d),
+	ICL_ROW("rocketlake", 0xa7),
+	/* Group B */
+	GLC_ROW("sapphirerapids", "cpu", NULL, 0x8f),
+	GLC_ROW("emeraldrapids", "cpu", NULL, 0xcf),
+	GLC_ROW("graniterapids", "cpu", NULL, 0xad, 0xae),
+	/* alderlake: ADL 0x97/0x9a and RPL 0xb7/0xba/0xbf */
+	GLC_ROW("alderlake", "cpu_core", "P-core", 0x97, 0x9a, 0xb7, 0xba, 0xbf),
+	/* meteorlake: MTL 0xaa/0xac and ARL-U 0xb5 */
+	GLC_ROW("meteorlake", "cpu_core", "P-core", 0xaa, 0xac, 0xb5),
+	/* Group C */
+	LNC_ROW("lunarlake", 0xbd),
+	LNC_ROW("arrowlake", 0xc5, 0xc6),
+	/* E-cores */
+	ATOM_ROW("alderlake", 6, grt_events, grt_metrics, 0x97, 0x9a, 0xb7, 0xba, 0xbf),
+	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, 0xaa, 0xac, 0xb5),
+	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, 0xbd),
+	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, 0xc5, 0xc6),
+	/* Before PERF_METRICS */
+	SKL_ROW("skylake", 0, 0, 0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
+	SKL_ROW("skylakex", 0, 4, 0x55),
+	SKL_ROW("cascadelakex", 5, 0xf, 0x55),
+};
+const int nr_intel_models = ARRAY_LEN(intel_models);

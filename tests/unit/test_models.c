@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Intel rows of the PMU model table (user/model/models_intel.c):
+ * every row well formed and compiling at levels 1 and 2 and in its plain
+ * form; model_find() recognising each row; and decode vectors for one row
+ * of each kind, the expected values worked out by hand from perf's
+ * formula text in the comments beside them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/decoder.h"
+
+static int event_index(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nr_events; i++)
+		if (!strcmp(m->events[i].name, name))
+			return i;
+	fail_msg("%s/%s: no event %s", m->name, m->pmu, name);
+	return -1;
+}
+
+static int metric_index(const struct pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nr_metrics; i++)
+		if (!strcmp(m->metrics[i].name, name))
+			return i;
+	fail_msg("%s/%s: no metric %s", m->name, m->pmu, name);
+	return -1;
+}
+
+static void init_or_fail(struct td_decoder *d, const struct pmu_model *m, int level,
+			 const bool *opened, bool smt)
+{
+	char err[256];
+
+	if (td_decoder_init(d, m, level, opened, smt, err, sizeof(err)))
+		fail_msg("%s/%s level %d: %s", m->name, m->pmu, level, err);
+}
+
+/* 1. Every row well formed. */
+static void check_row(const struct pmu_model *m)
+{
+	bool opened[MODEL_MAX_EVENTS];
+	int gp[MODEL_MAX_GROUPS] = { 0 };
+	int last_group = 0;
+	bool has_correction = false;
+	struct td_decoder d;
+
+	assert_non_null(m->name);
+	assert_string_equal(m->vendor, "GenuineIntel");
+	assert_int_equal(m->family, 6);
+	assert_true(m->cpu_models[0] != 0);
+	assert_true(m->nr_events > 0 && m->nr_events <= MODEL_MAX_EVENTS);
+	assert_true(m->nr_metrics > 0 && m->nr_metrics <= MODEL_MAX_METRICS);
+	assert_true(m->gp_counters > 0);
+	assert_non_null(m->source);
+	assert_string_equal(m->verified, "not on hardware");
+	assert_int_equal(!!m->core, strcmp(m->pmu, "cpu") != 0);
+	for (int i = 0; i < m->nr_events; i++) {
+		const struct model_event *e = &m->events[i];
+
+		for (int j = 0; j < i; j++)
+			if (!strcmp(m->events[j].name, e->name))
+				fail_msg("%s/%s: event %s twice", m->name, m->pmu, e->name);
+		assert_true(e->group >= 0 && e->group < MODEL_MAX_GROUPS);
+		/* Groups in table order: a group's first event, its leader, comes first. */
+		if (e->group < last_group)
+			fail_msg("%s/%s: %s of group %d after group %d", m->name, m->pmu, e->name,
+				 e->group, last_group);
+		last_group = e->group;
+		assert_true(e->sysfs || e->config);
+		if (!(e->flags & MODEL_EV_FIXED))
+			gp[e->group]++;
+		/* Level 1 lives in group 0 or in groups without level-2 events. */
+		if (e->flags & MODEL_EV_CORRECTION) {
+			has_correction = true;
+			assert_int_equal(e->group, 0);
+		}
+	}
+	for (int g = 0; g < MODEL_MAX_GROUPS; g++)
+		if (gp[g] > m->gp_counters)
+			fail_msg("%s/%s: group %d needs %d generic counters of %d", m->name, m->pmu,
+				 g, gp[g], m->gp_counters);
+	/* PERF_METRICS rows: slots leads group 0. */
+	if (m->requires) {
+		assert_string_equal(m->events[0].sysfs, "slots");
+		assert_int_equal(m->events[0].group, 0);
+	}
+	for (int i = 0; i < m->nr_metrics; i++) {
+		const struct model_metric *mm = &m->metrics[i];
+
+		assert_true(mm->level >= 0 && mm->level <= 2);
+		if (mm->level == 0) {
+			assert_null(mm->node);
+			continue;
+		}
+		assert_non_null(mm->node);
+		assert_string_equal(mm->node, mm->name + strlen("tma_"));
+		if (mm->level == 2)
+			assert_int_equal(m->metrics[metric_index(m, mm->parent)].level, 1);
+		else
+			assert_null(mm->parent);
+	}
+
+	/* Level 2, everything opened: every level-1 and level-2 metric computed. */
+	init_or_fail(&d, m, 2, NULL, true);
+	assert_false(d.plain);
+	assert_string_equal(m->metrics[d.slots].name, m->slots);
+	for (int i = 0; i < m->nr_metrics; i++)
+		if (m->metrics[i].level && !d.computed[i])
+			fail_msg("%s/%s: %s not computed at level 2", m->name, m->pmu,
+				 m->metrics[i].name);
+
+	/* Level 1, level-2 events not opened: every level-1 metric computed. */
+	for (int i = 0; i < m->nr_events; i++)
+		opened[i] = !(m->events[i].flags & MODEL_EV_L2);
+	init_or_fail(&d, m, 1, opened, false);
+	for (int i = 0; i < m->nr_metrics; i++) {
+		if (m->metrics[i].level == 1 && !d.computed[i])
+			fail_msg("%s/%s: %s not computed at level 1", m->name, m->pmu,
+				 m->metrics[i].name);
+		if (m->metrics[i].level == 2 && d.computed[i])
+			fail_msg("%s/%s: %s computed at level 1", m->name, m->pmu,
+				 m->metrics[i].name);
+	}
+
+	/* Correction events not opened: the plain forms compile, at both levels. */
+	if (!has_correction)
+		return;
+	for (int i = 0; i < m->nr_events; i++)
+		opened[i] = !(m->events[i].flags & MODEL_EV_CORRECTION);
+	init_or_fail(&d, m, 2, opened, true);
+	assert_true(d.plain);
+	for (int i = 0; i < m->nr_metrics; i++)
+		if (m->metrics[i].level && !d.computed[i])
+			fail_msg("%s/%s: %s not computed in plain form", m->name, m->pmu,
+				 m->metrics[i].name);
+	for (int i = 0; i < m->nr_events; i++)
+		opened[i] = !(m->events[i].flags & (MODEL_EV_CORRECTION | MODEL_EV_L2));
+	init_or_fail(&d, m, 1, opened, true);
+	assert_true(d.plain);
+}
+
+static void test_rows_well_formed(void **state)
+{
+	(void)state;
+	/* 4 group A + 5 group B + 2 group C + 4 E-core + 3 before PERF_METRICS */
+	assert_int_equal(nr_intel_models, 18);
+	for (int i = 0; i < nr_intel_models; i++)
+		check_row(&intel_models[i]);
+	/* One row per (directory, PMU). */
+	for (int i = 0; i < nr_intel_models; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(intel_models[i].name, intel_models[j].name) &&
+			    !strcmp(intel_models[i].pmu, intel_models[j].pmu))
+				fail_msg("%s/%s twice", intel_models[i].name, intel_models[i].pmu);
+}
+
+/* 2. Recognition. */
+static void expect_find(int model, int stepping, const char *pmu, const char *name)
+{
+	const struct pmu_model *m = model_find("GenuineIntel", 6, model, stepping, pmu);
+
+	if (!m)
+		fail_msg("model 0x%x stepping %d on %s: no row, expected %s", model, stepping, pmu,
+			 name);
+	assert_string_equal(m->name, name);
+	assert_string_equal(m->pmu, pmu);
+}
+
+static void test_model_find(void **state)
+{
+	(void)state;
+	expect_find(0x7e, 5, "cpu", "icelake");
+	expect_find(0x7d, 0, "cpu", "icelake");
+	expect_find(0x6a, 6, "cpu", "icelakex");
+	expect_find(0x6c, 1, "cpu", "icelakex");
+	expect_find(0x8c, 1, "cpu", "tigerlake");
+	expect_find(0x8d, 1, "cpu", "tigerlake");
+	expect_find(0xa7, 1, "cpu", "rocketlake");
+	expect_find(0x8f, 8, "cpu", "sapphirerapids");
+	expect_find(0xcf, 2, "cpu", "emeraldrapids");
+	expect_find(0xad, 1, "cpu", "graniterapids");
+	expect_find(0xae, 1, "cpu", "graniterapids");
+	expect_find(0xbd, 1, "cpu_core", "lunarlake");
+	expect_find(0xbd, 1, "cpu_atom", "lunarlake");
+	expect_find(0xc6, 2, "cpu_core", "arrowlake");
+	expect_find(0xc5, 2, "cpu_atom", "arrowlake");
+	/* Raptor Lake is perf's alderlake directory. */
+	expect_find(0xb7, 1, "cpu_core", "alderlake");
+	expect_find(0xbf, 2, "cpu_atom", "alderlake");
+	expect_find(0x97, 2, "cpu_core", "alderlake");
+	expect_find(0xaa, 4, "cpu_core", "meteorlake");
+	expect_find(0xaa, 4, "cpu_atom", "meteorlake");
+	expect_find(0x9e, 10, "cpu", "skylake");
+	expect_find(0x8e, 12, "cpu", "skylake");
+	expect_find(0xa5, 3, "cpu", "skylake");
+	/* 0x55: Skylake-SP steppings 0-4, Cascade Lake (and Cooper Lake) 5-15. */
+	expect_find(0x55, 4, "cpu", "skylakex");
+	expect_find(0x55, 0, "cpu", "skylakex");
+	expect_find(0x55, 5, "cpu", "cascadelakex");
+	expect_find(0x55, 7, "cpu", "cascadelakex");
+	expect_find(0x55, 11, "cpu", "cascadelakex");
+
+	/* The hybrid rows differ by PMU: P-core and E-core formulas. */
+	assert_string_equal(model_find("GenuineIntel", 6, 0x9a, 3, "cpu_core")->core, "P-core");
+	assert_string_equal(model_find("GenuineIntel", 6, 0x9a, 3, "cpu_atom")->core, "E-core");
+	assert_string_equal(model_find("GenuineIntel", 6, 0x9a, 3, "cpu_atom")->slots,
+			    "tma_info_core_slots");
+	/* A hybrid model has no "cpu" PMU row, nor a non-hybrid one an atom row. */
+	assert_null(model_find("GenuineIntel", 6, 0x9a, 3, "cpu"));
+	assert_null(model_find("GenuineIntel", 6, 0x8f, 8, "cpu_atom"));
+	/* Unknown: another model, family or vendor. */
+	assert_null(model_find("GenuineIntel", 6, 0x3c, 3, "cpu")); /* Haswell */
+	assert_null(model_find("GenuineIntel", 6, 0x00, 0, "cpu"));
+	assert_null(model_find("GenuineIntel", 15, 0x7e, 5, "cpu"));
+	assert_null(model_find("AuthenticAMD", 6, 0x7e, 5, "cpu"));
+
+	assert_string_equal(model_by_name("alderlake", "cpu_atom")->pmu, "cpu_atom");
+	assert_string_equal(model_by_name("cascadelakex", NULL)->name, "cascadelakex");
+}
+
+/* 3. Decode vectors. */
+#define EPS 1e-9
+
+struct count {
+	const char *event;
+	double value;
+};
+
+struct decoded {
+	const struct pmu_model *m;
+	struct td_decoder d;
+	double out[MODEL_MAX_METRICS];
+};
+
+/*
+ * Decode @counts on row (@name, @pmu) at level 2, with every event opened
+ * but those named in @closed (NULL-terminated, or NULL).
+ */
+static void decode(struct decoded *r, const char *name, const char *pmu, const struct count *counts,
+		   int nr, const char *const *closed, bool smt)
+{
+	double values[MODEL_MAX_EVENTS];
+	bool opened[MODEL_MAX_EVENTS];
+
+	r->m = model_by_name(name, pmu);
+	assert_non_null(r->m);
+	for (int i = 0; i < r->m->nr_events; i++) {
+		opened[i] = true;
+		values[i] = NAN;
+	}
+	for (int i = 0; closed && closed[i]; i++)
+		opened[event_index(r->m, closed[i])] = false;
+	for (int i = 0; i < nr; i++)
+		values[event_index(r->m, counts[i].event)] = counts[i].value;
+	for (int i = 0; i < r->m->nr_events; i++)
+		if (opened[i] && isnan(values[i]))
+			fail_msg("%s/%s: test gives no count for %s", name, pmu,
+				 r->m->events[i].name);
+	init_or_fail(&r->d, r->m, 2, opened, smt);
+	td_decoder_eval(&r->d, values, r->out);
+}
+
+static void expect(const struct decoded *r, const char *metric, double want)
+{
+	double got = r->out[metric_index(r->m, metric)];
+
+	if (!(fabs(got - want) < EPS))
+		fail_msg("%s/%s %s = %.15g, expected %.15g", r->m->name, r->m->pmu, metric, got,
+			 want);
+}
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/*
+ * Group A, icelake. S = 1000; R 300, B 100, F 250, K 350 (T = 1000);
+ * UOP_DROPPING D = 20; CLEARS_COUNT C = 10.
+ */
+static const struct count icl_counts[] = {
+	{ "slots", 1000 },
+	{ "topdown-retiring", 300 },
+	{ "topdown-bad-spec", 100 },
+	{ "topdown-fe-bound", 250 },
+	{ "topdown-be-bound", 350 },
+	{ "INT_MISC.UOP_DROPPING", 20 },
+	{ "INT_MISC.CLEARS_COUNT", 10 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 30 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", 30 },
+	{ "MACHINE_CLEARS.COUNT", 10 },
+	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 200 },
+	{ "EXE_ACTIVITY.BOUND_ON_STORES", 40 },
+	{ "CYCLE_ACTIVITY.STALLS_TOTAL", 300 },
+	{ "EXE_ACTIVITY.1_PORTS_UTIL", 100 },
+	{ "EXE_ACTIVITY.2_PORTS_UTIL", 80 },
+	{ "UOPS_RETIRED.SLOTS", 400 },
+	{ "UOPS_ISSUED.ANY", 500 },
+	{ "IDQ.MS_UOPS", 50 },
+	{ "UOPS_DECODED.DEC0", 60 },
+	{ "UOPS_DECODED.DEC0,cmask=1", 20 },
+	{ "IDQ.MITE_UOPS", 200 },
+};
+
+static void test_decode_group_a(void **state)
+{
+	static const char *const no_dropping[] = { "INT_MISC.UOP_DROPPING", NULL };
+	struct count c[N(icl_counts)];
+	struct decoded r;
+
+	(void)state;
+	decode(&r, "icelake", "cpu", icl_counts, N(icl_counts), NULL, true);
+	expect(&r, "tma_frontend_bound", 0.23);	      /* 250/1000 - 20/1000 */
+	expect(&r, "tma_backend_bound", 0.40);	      /* 350/1000 + 5*10/1000 */
+	expect(&r, "tma_retiring", 0.30);	      /* 300/1000 + 0*1000 */
+	expect(&r, "tma_bad_speculation", 0.07);      /* max(1 - (.23 + .40 + .30), 0) */
+	expect(&r, "tma_fetch_latency", 0.13);	      /* (5*30 - 20)/1000 */
+	expect(&r, "tma_fetch_bandwidth", 0.10);      /* max(0, .23 - .13) */
+	expect(&r, "tma_branch_mispredicts", 0.0525); /* 30/(30+10) * .07 */
+	expect(&r, "tma_machine_clears", 0.0175);     /* max(0, .07 - .0525) */
+	/* (200+40) / (300 + (100 + .3*80) + 40) * .40 = 240/464 * .4 = 96/464 */
+	expect(&r, "tma_memory_bound", 96.0 / 464.0);
+	expect(&r, "tma_core_bound", 0.4 - 96.0 / 464.0); /* max(0, .4 - 96/464) */
+	/* microcode sequencer: .3*1000/500 * 50/1000 = .03; heavy: .03 + .3*(60-20)/200 = .09 */
+	expect(&r, "tma_heavy_operations", 0.09);
+	expect(&r, "tma_light_operations", 0.21); /* max(0, .30 - .09) */
+
+	/* Clamps: R 400, B 0 (T still 1000); Z 60. */
+	memcpy(c, icl_counts, sizeof(c));
+	c[1].value = 400; /* topdown-retiring */
+	c[2].value = 0;	  /* topdown-bad-spec */
+	c[7].value = 60;  /* CYCLES_0_UOPS_DELIV */
+	decode(&r, "icelake", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_bad_speculation", 0);  /* max(1 - (.23 + .40 + .40), 0) = max(-.03, 0) */
+	expect(&r, "tma_fetch_latency", 0.28); /* (5*60 - 20)/1000 */
+	expect(&r, "tma_fetch_bandwidth", 0);  /* max(0, .23 - .28) */
+	expect(&r, "tma_machine_clears", 0);   /* max(0, 0 - 0) */
+
+	/* UOP_DROPPING not opened: every metric in its plain form. */
+	decode(&r, "icelake", "cpu", icl_counts, N(icl_counts), no_dropping, true);
+	assert_true(r.d.plain);
+	expect(&r, "tma_frontend_bound", 0.25); /* 250/1000 */
+	expect(&r, "tma_backend_bound", 0.35);	/* 350/1000: no CLEARS term either */
+	expect(&r, "tma_retiring", 0.30);
+	expect(&r, "tma_bad_speculation", 0.10); /* max(1 - .90, 0) */
+	expect(&r, "tma_fetch_latency", 0.15);	 /* 5*30/1000 */
+	expect(&r, "tma_fetch_bandwidth", 0.10); /* max(0, .25 - .15) */
+}
+
+/*
+ * Group B. S = 1200; R 360, B 120, F 300, K 420 (T = 1200); heavy 60,
+ * mispredict 90, fetch-lat 180, mem-bound 240; UOP_DROPPING 24.
+ */
+static const struct count glc_counts[] = {
+	{ "slots", 1200 },
+	{ "topdown-retiring", 360 },
+	{ "topdown-bad-spec", 120 },
+	{ "topdown-fe-bound", 300 },
+	{ "topdown-be-bound", 420 },
+	{ "topdown-heavy-ops", 60 },
+	{ "topdown-br-mispredict", 90 },
+	{ "topdown-fetch-lat", 180 },
+	{ "topdown-mem-bound", 240 },
+	{ "INT_MISC.UOP_DROPPING", 24 },
+};
+
+static void check_glc(const char *name, const char *pmu)
+{
+	static const char *const no_dropping[] = { "INT_MISC.UOP_DROPPING", NULL };
+	struct count c[N(glc_counts)];
+	struct decoded r;
+
+	decode(&r, name, pmu, glc_counts, N(glc_counts), NULL, true);
+	expect(&r, "tma_frontend_bound", 0.23);	     /* 300/1200 - 24/1200 = .25 - .02 */
+	expect(&r, "tma_backend_bound", 0.35);	     /* 420/1200 */
+	expect(&r, "tma_retiring", 0.30);	     /* 360/1200 */
+	expect(&r, "tma_bad_speculation", 0.12);     /* max(1 - (.23 + .35 + .30), 0) */
+	expect(&r, "tma_heavy_operations", 0.05);    /* 60/1200 */
+	expect(&r, "tma_light_operations", 0.25);    /* max(0, .30 - .05) */
+	expect(&r, "tma_branch_mispredicts", 0.075); /* 90/1200 */
+	expect(&r, "tma_machine_clears", 0.045);     /* max(0, .12 - .075) */
+	expect(&r, "tma_fetch_latency", 0.13);	     /* 180/1200 - .02 */
+	expect(&r, "tma_fetch_bandwidth", 0.10);     /* max(0, .23 - .13) */
+	expect(&r, "tma_memory_bound", 0.20);	     /* 240/1200 */
+	expect(&r, "tma_core_bound", 0.15);	     /* max(0, .35 - .20) */
+
+	/* Clamp: mispredict 180 > bad speculation. */
+	memcpy(c, glc_counts, sizeof(c));
+	c[6].value = 180;
+	decode(&r, name, pmu, c, N(c), NULL, true);
+	expect(&r, "tma_branch_mispredicts", 0.15); /* 180/1200 */
+	expect(&r, "tma_machine_clears", 0);	    /* max(0, .12 - .15) */
+
+	/* Plain: dropped uops stay in frontend and fetch latency. */
+	decode(&r, name, pmu, glc_counts, N(glc_counts), no_dropping, true);
+	assert_true(r.d.plain);
+	expect(&r, "tma_frontend_bound", 0.25);	 /* 300/1200 */
+	expect(&r, "tma_bad_speculation", 0.10); /* max(1 - (.25 + .35 + .30), 0) */
+	expect(&r, "tma_fetch_latency", 0.15);	 /* 180/1200 */
+	expect(&r, "tma_fetch_bandwidth", 0.10); /* max(0, .25 - .15) */
+	expect(&r, "tma_machine_clears", 0.025); /* max(0, .10 - .075) */
+}
+
+static void test_decode_group_b(void **state)
+{
+	(void)state;
+	check_glc("sapphirerapids", "cpu");
+	check_glc("alderlake", "cpu_core");
+}
+
+/* Group C, lunarlake P-core. S = 800; R 400, B 80, F 160, K 160 (T = 800). */
+static void test_decode_group_c(void **state)
+{
+	struct count c[] = {
+		{ "slots", 800 },
+		{ "topdown-retiring", 400 },
+		{ "topdown-bad-spec", 80 },
+		{ "topdown-fe-bound", 160 },
+		{ "topdown-be-bound", 160 },
+		{ "topdown-heavy-ops", 40 },
+		{ "topdown-br-mispredict", 60 },
+		{ "topdown-fetch-lat", 100 },
+		{ "topdown-mem-bound", 120 },
+	};
+	struct decoded r;
+
+	(void)state;
+	decode(&r, "lunarlake", "cpu_core", c, N(c), NULL, true);
+	assert_false(r.d.plain);
+	expect(&r, "tma_retiring", 0.5);	     /* 400/800 */
+	expect(&r, "tma_bad_speculation", 0.1);	     /* 80/800, the field itself */
+	expect(&r, "tma_frontend_bound", 0.2);	     /* 160/800 */
+	expect(&r, "tma_backend_bound", 0.2);	     /* 160/800 */
+	expect(&r, "tma_heavy_operations", 0.05);    /* 40/800 */
+	expect(&r, "tma_light_operations", 0.45);    /* max(0, .5 - .05) */
+	expect(&r, "tma_branch_mispredicts", 0.075); /* 60/800 */
+	expect(&r, "tma_machine_clears", 0.025);     /* max(0, .1 - .075) */
+	expect(&r, "tma_fetch_latency", 0.125);	     /* 100/800 */
+	expect(&r, "tma_fetch_bandwidth", 0.075);    /* max(0, .2 - .125) */
+	expect(&r, "tma_memory_bound", 0.15);	     /* 120/800 */
+	expect(&r, "tma_core_bound", 0.05);	     /* max(0, .2 - .15) */
+
+	c[8].value = 200; /* mem-bound 200/800 = .25 > backend .2 */
+	decode(&r, "arrowlake", "cpu_core", c, N(c), NULL, true);
+	expect(&r, "tma_memory_bound", 0.25);
+	expect(&r, "tma_core_bound", 0); /* max(0, .2 - .25) */
+}
+
+/* E-cores: cycles 1000, so width 5 / 6 / 8 gives 5000 / 6000 / 8000 slots. */
+static void test_decode_gracemont(void **state)
+{
+	static const struct count c[] = {
+		{ "CPU_CLK_UNHALTED.CORE", 1000 },
+		{ "TOPDOWN_FE_BOUND.ALL", 1000 },
+		{ "TOPDOWN_BE_BOUND.ALL", 1500 },
+		{ "TOPDOWN_RETIRING.ALL", 2000 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 600 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 400 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 300 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 200 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 500 },
+	};
+	struct decoded r;
+
+	(void)state;
+	decode(&r, "alderlake", "cpu_atom", c, N(c), NULL, false);
+	expect(&r, "tma_frontend_bound", 0.2); /* 1000/5000 */
+	expect(&r, "tma_backend_bound", 0.3);  /* 1500/5000 */
+	expect(&r, "tma_retiring", 0.4);       /* 2000/5000 */
+	/* the remainder: (5000 - (1000 + 1500 + 2000)) / 5000 */
+	expect(&r, "tma_bad_speculation", 0.1);
+	expect(&r, "tma_ifetch_latency", 0.12);	    /* 600/5000 */
+	expect(&r, "tma_ifetch_bandwidth", 0.08);   /* 400/5000 */
+	expect(&r, "tma_branch_mispredicts", 0.06); /* 300/5000 */
+	expect(&r, "tma_machine_clears", 0.04);	    /* 200/5000 */
+	expect(&r, "tma_core_bound", 0.1);	    /* 500/5000 */
+	expect(&r, "tma_resource_bound", 0.2);	    /* .3 - .1 */
+}
+
+static void test_decode_crestmont(void **state)
+{
+	static const struct count c[] = {
+		{ "CPU_CLK_UNHALTED.CORE", 1000 },
+		{ "TOPDOWN_FE_BOUND.ALL_P", 1200 },
+		{ "TOPDOWN_BE_BOUND.ALL_P", 1800 },
+		{ "TOPDOWN_RETIRING.ALL_P", 2400 },
+		{ "TOPDOWN_BAD_SPECULATION.ALL_P", 600 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 900 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 300 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 450 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 150 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 2100 },
+	};
+	struct decoded r;
+
+	(void)state;
+	decode(&r, "meteorlake", "cpu_atom", c, N(c), NULL, false);
+	expect(&r, "tma_frontend_bound", 0.2);	     /* 1200/6000 */
+	expect(&r, "tma_backend_bound", 0.3);	     /* 1800/6000 */
+	expect(&r, "tma_retiring", 0.4);	     /* 2400/6000 */
+	expect(&r, "tma_bad_speculation", 0.1);	     /* 600/6000, counted, not a remainder */
+	expect(&r, "tma_ifetch_latency", 0.15);	     /* 900/6000 */
+	expect(&r, "tma_ifetch_bandwidth", 0.05);    /* 300/6000 */
+	expect(&r, "tma_branch_mispredicts", 0.075); /* 450/6000 */
+	expect(&r, "tma_machine_clears", 0.025);     /* 150/6000 */
+	expect(&r, "tma_core_bound", 0.35);	     /* 2100/6000 */
+	/* no clamp in perf's formula: .3 - .35 */
+	expect(&r, "tma_resource_bound", -0.05);
+}
+
+static void test_decode_skymont(void **state)
+{
+	static const struct count c[] = {
+		{ "CPU_CLK_UNHALTED.CORE", 1000 },
+		{ "TOPDOWN_FE_BOUND.ALL", 1600 },
+		{ "TOPDOWN_BE_BOUND.ALL_P", 2400 },
+		{ "TOPDOWN_RETIRING.ALL", 3200 },
+		{ "TOPDOWN_BAD_SPECULATION.ALL_P", 800 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", 1000 },
+		{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", 600 },
+		{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", 500 },
+		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 300 },
+		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 800 },
+	};
+	struct decoded r;
+
+	(void)state;
+	decode(&r, "lunarlake", "cpu_atom", c, N(c), NULL, false);
+	expect(&r, "tma_frontend_bound", 0.2);	      /* 1600/8000 */
+	expect(&r, "tma_backend_bound", 0.3);	      /* 2400/8000 */
+	expect(&r, "tma_retiring", 0.4);	      /* 3200/8000 */
+	expect(&r, "tma_bad_speculation", 0.1);	      /* 800/8000 */
+	expect(&r, "tma_ifetch_latency", 0.125);      /* 1000/8000 */
+	expect(&r, "tma_ifetch_bandwidth", 0.075);    /* 600/8000 */
+	expect(&r, "tma_branch_mispredicts", 0.0625); /* 500/8000 */
+	expect(&r, "tma_machine_clears", 0.0375);     /* 300/8000 */
+	expect(&r, "tma_core_bound", 0.1);	      /* 800/8000 */
+	expect(&r, "tma_resource_bound", 0.2);	      /* .3 - .1 */
+	/* arrowlake's E-core shares Skymont's arrays. */
+	decode(&r, "arrowlake", "cpu_atom", c, N(c), NULL, false);
+	expect(&r, "tma_bad_speculation", 0.1);
+}
+
+/*
+ * Skylake-class. THREAD 1000, ONE_THREAD_ACTIVE 200, REF_XCLK 400: not
+ * #core_wide, so core clocks = 1000/2 * (1 + 200/400) = 750, slots 3000.
+ * IDQ not delivered 600, issued 1500, retire slots 1200, recovery 50,
+ * recovery _ANY 80.
+ */
+static const struct count skl_counts[] = {
+	{ "CPU_CLK_UNHALTED.THREAD", 1000 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CORE", 600 },
+	{ "UOPS_ISSUED.ANY", 1500 },
+	{ "UOPS_RETIRED.RETIRE_SLOTS", 1200 },
+	{ "INT_MISC.RECOVERY_CYCLES", 50 },
+	{ "INT_MISC.RECOVERY_CYCLES_ANY", 80 },
+	{ "CPU_CLK_UNHALTED.THREAD_ANY", 1900 },
+	{ "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", 200 },
+	{ "CPU_CLK_UNHALTED.REF_XCLK", 400 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 90 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", 30 },
+	{ "MACHINE_CLEARS.COUNT", 10 },
+	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 200 },
+	{ "EXE_ACTIVITY.BOUND_ON_STORES", 40 },
+	{ "CYCLE_ACTIVITY.STALLS_TOTAL", 300 },
+	{ "EXE_ACTIVITY.1_PORTS_UTIL", 100 },
+	{ "EXE_ACTIVITY.2_PORTS_UTIL", 80 },
+};
+
+static void test_decode_skylake(void **state)
+{
+	struct count c[N(skl_counts)];
+	struct decoded r;
+	double be;
+
+	(void)state;
+	/* SMT on: recovery = 80/2 = 40 (THREAD_ANY unused: #core_wide is 0). */
+	decode(&r, "skylake", "cpu", skl_counts, N(skl_counts), NULL, true);
+	expect(&r, "tma_info_thread_slots", 3000);
+	expect(&r, "tma_frontend_bound", 0.2); /* 600/3000 */
+	/* (1500 - 1200 + 4*40)/3000 = 460/3000 */
+	expect(&r, "tma_bad_speculation", 460.0 / 3000.0);
+	expect(&r, "tma_retiring", 0.4); /* 1200/3000 */
+	/* 1 - .2 - (1500 + 160)/3000 */
+	be = 1 - 0.2 - 1660.0 / 3000.0;
+	expect(&r, "tma_backend_bound", be);
+	expect(&r, "tma_fetch_latency", 0.12);	 /* 4*90/3000 */
+	expect(&r, "tma_fetch_bandwidth", 0.08); /* .2 - .12 */
+	/* 30/(30+10) * 460/3000 */
+	expect(&r, "tma_branch_mispredicts", 0.75 * 460.0 / 3000.0);
+	expect(&r, "tma_machine_clears", 0.25 * 460.0 / 3000.0);
+	/* (200+40) / (300 + (100 + .4*80) + 40) * be = 240/472 * be */
+	expect(&r, "tma_memory_bound", 240.0 / 472.0 * be);
+	expect(&r, "tma_core_bound", be - 240.0 / 472.0 * be);
+
+	/* SMT off: recovery = 50; slots still 3000. */
+	decode(&r, "skylakex", "cpu", skl_counts, N(skl_counts), NULL, false);
+	expect(&r, "tma_bad_speculation", 500.0 / 3000.0); /* (300 + 200)/3000 */
+	expect(&r, "tma_backend_bound", 1 - 0.2 - 1700.0 / 3000.0);
+
+	/* No clamps before PERF_METRICS: fetch latency over frontend goes negative. */
+	memcpy(c, skl_counts, sizeof(c));
+	c[9].value = 200; /* 4*200/3000 = .26667 */
+	decode(&r, "cascadelakex", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_fetch_bandwidth", 0.2 - 800.0 / 3000.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_well_formed), cmocka_unit_test(test_model_find),
+		cmocka_unit_test(test_decode_group_a),	 cmocka_unit_test(test_decode_group_b),
+		cmocka_unit_test(test_decode_group_c),	 cmocka_unit_test(test_decode_gracemont),
+		cmocka_unit_test(test_decode_crestmont), cmocka_unit_test(test_decode_skymont),
+		cmocka_unit_test(test_decode_skylake),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
