@@ -3,10 +3,12 @@
  * Build-time writer of tdtrace's documents made from the option table:
  *   mkdoc man DATE    tdtrace(8)
  *   mkdoc completion  bash completion
+ *   mkdoc models      README's table of supported CPUs
  */
 #include <stdio.h>
 #include <string.h>
 #include "cli/man.h"
+#include "output/models_doc.h"
 
 int main(int argc, char **argv)
 {
@@ -14,8 +16,10 @@ int main(int argc, char **argv)
 		man_write(stdout, argv[2]);
 	else if (argc == 2 && !strcmp(argv[1], "completion"))
 		completion_write(stdout);
+	else if (argc == 2 && !strcmp(argv[1], "models"))
+		models_doc_write(stdout);
 	else {
-		fprintf(stderr, "usage: mkdoc man DATE | mkdoc completion\n");
+		fprintf(stderr, "usage: mkdoc man DATE | mkdoc completion | mkdoc models\n");
 		return 2;
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The supported-CPU table of README, from the model table. */
+#include "model/models.h"
+#include "output/models_doc.h"
+
+static void row(FILE *out, const struct pmu_model *m)
+{
+	int level = 1, groups = 0;
+
+	for (int i = 0; i < m->nr_metrics; i++)
+		if (m->metrics[i].level == 2)
+			level = 2;
+	for (int i = 0; i < m->nr_events; i++)
+		if (m->events[i].group + 1 > groups)
+			groups = m->events[i].group + 1;
+	fprintf(out, "| `%s` | %s family 0x%x, model%s", m->name, m->vendor, m->family,
+		m->cpu_models[1] ? "s" : "");
+	for (size_t i = 0; i < sizeof(m->cpu_models) && m->cpu_models[i]; i++)
+		fprintf(out, "%s 0x%02x", i ? "," : "", m->cpu_models[i]);
+	if (m->stepping_min || m->stepping_max)
+		fprintf(out, ", stepping %d-%d", m->stepping_min, m->stepping_max);
+	fprintf(out, " | `%s`%s%s%s | %s | %d in %d group%s | %s%s%s | %s |\n", m->pmu,
+		m->core ? " (" : "", m->core ? m->core : "", m->core ? ")" : "",
+		level == 2 ? "1, 2" : "1", m->nr_events, groups, groups > 1 ? "s" : "",
+		m->perf_groups ? "`" : "", m->perf_groups ? m->perf_groups : "-",
+		m->perf_groups ? "`" : "", m->verified ? m->verified : "no");
+}
+
+void models_doc_write(FILE *out)
+{
+	fputs("| model (perf's name) | recognised by (/proc/cpuinfo) | PMU | levels | events per CPU "
+	      "| perf stat -M | checked on hardware |\n"
+	      "| --- | --- | --- | --- | --- | --- | --- |\n",
+	      out);
+	for (int i = 0; i < nr_intel_models; i++)
+		row(out, &intel_models[i]);
+	for (int i = 0; i < nr_amd_models; i++)
+		row(out, &amd_models[i]);
+}
