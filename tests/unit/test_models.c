@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "model/decode.h"
 #include "model/decoder.h"
 
 static int event_index(const struct pmu_model *m, const char *name)
@@ -32,6 +33,34 @@ static int metric_index(const struct pmu_model *m, const char *name)
 			return i;
 	fail_msg("%s/%s: no metric %s", m->name, m->pmu, name);
 	return -1;
+}
+
+/*
+ * The common node a metric is shown as: its own name without "tma_",
+ * but for the E-core front-end split, which perf names ifetch_* and which
+ * is the fetch_* node of every other row.
+ */
+static const char *expected_node(const char *metric)
+{
+	static const struct {
+		const char *metric, *node;
+	} renamed[] = {
+		{ "tma_ifetch_latency", "fetch_latency" },
+		{ "tma_ifetch_bandwidth", "fetch_bandwidth" },
+	};
+
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (!strcmp(metric, renamed[i].metric))
+			return renamed[i].node;
+	return metric + strlen("tma_");
+}
+
+static bool in_list(const char *name, const char *const *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
 }
 
 static void init_or_fail(struct td_decoder *d, const struct pmu_model *m, int level,
@@ -60,6 +89,12 @@ static void check_row(const struct pmu_model *m)
 	assert_true(m->nr_metrics > 0 && m->nr_metrics <= MODEL_MAX_METRICS);
 	assert_true(m->gp_counters > 0);
 	assert_non_null(m->source);
+	/* Every row names the perf file it was checked against. */
+	assert_non_null(strstr(m->source, "tools/perf/pmu-events/arch/x86/"));
+	assert_non_null(strstr(m->source, m->name));
+	/* Every file read tags its level-1 and level-2 nodes so. */
+	assert_non_null(m->perf_groups);
+	assert_string_equal(m->perf_groups, "TopdownL1,TopdownL2");
 	assert_string_equal(m->verified, "not on hardware");
 	assert_int_equal(!!m->core, strcmp(m->pmu, "cpu") != 0);
 	for (int i = 0; i < m->nr_events; i++) {
@@ -101,7 +136,12 @@ static void check_row(const struct pmu_model *m)
 			continue;
 		}
 		assert_non_null(mm->node);
-		assert_string_equal(mm->node, mm->name + strlen("tma_"));
+		assert_string_equal(mm->node, expected_node(mm->name));
+		/* Level 1 is always a common node; level 2 is one, or its own name. */
+		if (mm->level == 1)
+			assert_true(in_list(mm->node, td_l1_nodes, TD_NR_L1));
+		else if (!in_list(mm->node, td_l2_nodes, TD_NR_L2))
+			assert_string_equal(mm->node, mm->name + strlen("tma_"));
 		if (mm->level == 2)
 			assert_int_equal(m->metrics[metric_index(m, mm->parent)].level, 1);
 		else
@@ -445,10 +485,81 @@ static void test_decode_group_c(void **state)
 	expect(&r, "tma_memory_bound", 0.15);	     /* 120/800 */
 	expect(&r, "tma_core_bound", 0.05);	     /* max(0, .2 - .15) */
 
+	/*
+	 * perf's Lion Cove text ends each fraction in "+ 0 * slots": slots
+	 * (fixed counter 3) is read but weighs nothing, so with S = 1000 and
+	 * T still 800 every node is unchanged: 400/800 + 0*1000 = .5, ...
+	 */
+	c[0].value = 1000;
+	decode(&r, "lunarlake", "cpu_core", c, N(c), NULL, true);
+	expect(&r, "tma_info_thread_slots", 1000);
+	expect(&r, "tma_retiring", 0.5);	     /* 400/800 + 0*1000 */
+	expect(&r, "tma_bad_speculation", 0.1);	     /* 80/800 + 0*1000 */
+	expect(&r, "tma_frontend_bound", 0.2);	     /* 160/800 + 0*1000 */
+	expect(&r, "tma_backend_bound", 0.2);	     /* 160/800 + 0*1000 */
+	expect(&r, "tma_heavy_operations", 0.05);    /* 40/800 + 0*1000 */
+	expect(&r, "tma_branch_mispredicts", 0.075); /* 60/800 + 0*1000 */
+	expect(&r, "tma_fetch_latency", 0.125);	     /* 100/800 + 0*1000 */
+	expect(&r, "tma_memory_bound", 0.15);	     /* 120/800 + 0*1000 */
+	c[0].value = 800;
+
 	c[8].value = 200; /* mem-bound 200/800 = .25 > backend .2 */
 	decode(&r, "arrowlake", "cpu_core", c, N(c), NULL, true);
 	expect(&r, "tma_memory_bound", 0.25);
 	expect(&r, "tma_core_bound", 0); /* max(0, .2 - .25) */
+}
+
+/*
+ * perf's text for the Lion Cove rows: each PERF_METRICS fraction carries
+ * "+ 0 * slots" (lnl-metrics.json @23878069, arl-metrics.json @ba56a910).
+ */
+static void test_lion_cove_text(void **state)
+{
+	static const char *const names[] = { "lunarlake", "arrowlake" };
+
+	(void)state;
+	for (size_t n = 0; n < N(names); n++) {
+		const struct pmu_model *m = model_by_name(names[n], "cpu_core");
+		int fractions = 0;
+
+		assert_non_null(m);
+		for (int i = 0; i < m->nr_metrics; i++) {
+			const char *e = m->metrics[i].expr;
+			size_t len = strlen(e), tail = strlen(" + 0 * slots");
+
+			if (!strstr(e, "topdown\\-"))
+				continue;
+			fractions++;
+			if (len < tail || strcmp(e + len - tail, " + 0 * slots"))
+				fail_msg("%s: %s lacks perf's '+ 0 * slots'", m->name,
+					 m->metrics[i].name);
+		}
+		/* fe, be, retiring, bad spec, fetch lat, mispredict, mem bound, heavy */
+		assert_int_equal(fractions, 8);
+	}
+}
+
+/*
+ * E-cores: perf's tma_ifetch_latency / tma_ifetch_bandwidth are the
+ * fetch_latency / fetch_bandwidth nodes; tma_resource_bound is a node of
+ * its own, not one of the common eight.
+ */
+static void test_ecore_nodes(void **state)
+{
+	(void)state;
+	for (int i = 0; i < nr_intel_models; i++) {
+		const struct pmu_model *m = &intel_models[i];
+
+		if (strcmp(m->pmu, "cpu_atom"))
+			continue;
+		assert_string_equal(m->metrics[metric_index(m, "tma_ifetch_latency")].node,
+				    "fetch_latency");
+		assert_string_equal(m->metrics[metric_index(m, "tma_ifetch_bandwidth")].node,
+				    "fetch_bandwidth");
+		assert_string_equal(m->metrics[metric_index(m, "tma_resource_bound")].node,
+				    "resource_bound");
+		assert_false(in_list("resource_bound", td_l2_nodes, TD_NR_L2));
+	}
 }
 
 /* E-cores: cycles 1000, so width 5 / 6 / 8 gives 5000 / 6000 / 8000 slots. */
@@ -617,7 +728,8 @@ int main(void)
 		cmocka_unit_test(test_decode_group_a),	 cmocka_unit_test(test_decode_group_b),
 		cmocka_unit_test(test_decode_group_c),	 cmocka_unit_test(test_decode_gracemont),
 		cmocka_unit_test(test_decode_crestmont), cmocka_unit_test(test_decode_skymont),
-		cmocka_unit_test(test_decode_skylake),
+		cmocka_unit_test(test_decode_skylake),	 cmocka_unit_test(test_lion_cove_text),
+		cmocka_unit_test(test_ecore_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

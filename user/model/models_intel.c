@@ -185,30 +185,40 @@ static const struct model_metric glc_metrics[] = {
 	  NULL, "light_operations" },
 };
 
-/* Group C: Lion Cove (LNL, ARL P-cores): every node is a plain PERF_METRICS fraction. */
+/*
+ * Group C: Lion Cove (LNL, ARL P-cores): every node is a plain PERF_METRICS
+ * fraction. perf's text (lnl-metrics.json @23878069, arl-metrics.json
+ * @ba56a910) adds "+ 0 * slots" to each: no numeric effect, it keeps the
+ * slots event in every metric's group, as the kernel requires of topdown
+ * events; "slots" here is the group-0 event of that name.
+ */
 static const struct model_event lnc_events[] = { GLC_FIXED_EVENTS };
+
+#define LNC_ZERO " + 0 * slots"
 
 static const struct model_metric lnc_metrics[] = {
 	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
-	{ "tma_frontend_bound", 1, NULL, "topdown\\-fe\\-bound / " TD_SUM, NULL, "frontend_bound" },
-	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM, NULL, "backend_bound" },
-	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM, NULL, "retiring" },
-	{ "tma_bad_speculation", 1, NULL, "topdown\\-bad\\-spec / " TD_SUM, NULL,
+	{ "tma_frontend_bound", 1, NULL, "topdown\\-fe\\-bound / " TD_SUM LNC_ZERO, NULL,
+	  "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM LNC_ZERO, NULL,
+	  "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM LNC_ZERO, NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL, "topdown\\-bad\\-spec / " TD_SUM LNC_ZERO, NULL,
 	  "bad_speculation" },
-	{ "tma_fetch_latency", 2, "tma_frontend_bound", "topdown\\-fetch\\-lat / " TD_SUM, NULL,
-	  "fetch_latency" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound", "topdown\\-fetch\\-lat / " TD_SUM LNC_ZERO,
+	  NULL, "fetch_latency" },
 	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
 	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
-	{ "tma_branch_mispredicts", 2, "tma_bad_speculation", "topdown\\-br\\-mispredict / " TD_SUM,
-	  NULL, "branch_mispredicts" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
+	  "topdown\\-br\\-mispredict / " TD_SUM LNC_ZERO, NULL, "branch_mispredicts" },
 	{ "tma_machine_clears", 2, "tma_bad_speculation",
 	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
-	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM, NULL,
-	  "memory_bound" },
+	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM LNC_ZERO,
+	  NULL, "memory_bound" },
 	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
 	  NULL, "core_bound" },
-	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM, NULL,
-	  "heavy_operations" },
+	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM LNC_ZERO,
+	  NULL, "heavy_operations" },
 	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
 	  NULL, "light_operations" },
 };
@@ -247,13 +257,13 @@ static const struct model_metric lnc_metrics[] = {
 	  "tma_frontend_bound",                                                                    \
 	  "TOPDOWN_FE_BOUND.FRONTEND_LATENCY / (" W " * CPU_CLK_UNHALTED.CORE)",                   \
 	  NULL,                                                                                    \
-	  "ifetch_latency" },                                                                      \
+	  "fetch_latency" },                                                                       \
 		{ "tma_ifetch_bandwidth",                                                          \
 		  2,                                                                               \
 		  "tma_frontend_bound",                                                            \
 		  "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / (" W " * CPU_CLK_UNHALTED.CORE)",         \
 		  NULL,                                                                            \
-		  "ifetch_bandwidth" },                                                            \
+		  "fetch_bandwidth" },                                                             \
 		{ "tma_branch_mispredicts",                                                        \
 		  2,                                                                               \
 		  "tma_bad_speculation",                                                           \
@@ -446,96 +456,142 @@ static const struct model_metric skl_metrics[] = {
 	  "core_bound" },
 };
 
-#define SRC_ICL                                                                                    \
-	"torvalds/linux tools/perf/pmu-events/arch/x86/icelake/icl-metrics.json @ 6b93f350e55f "   \
-	"(read; icx/tgl/rkl-metrics.json not re-read, taken as the same TMA formulas)"
-#define SRC_GLC                                                                                    \
-	"torvalds/linux tools/perf/pmu-events/arch/x86/sapphirerapids/spr-metrics.json @ "         \
-	"26f4b26f76bd (level 1 read; level 2 per shared/reference/pmu-models.md 1.3, checked "     \
-	"there against the same file); emr/gnr/adl/mtl-metrics.json not re-read"
-#define SRC_LNC                                                                                    \
-	"torvalds/linux tools/perf/pmu-events/arch/x86/lunarlake/lnl-metrics.json @ 23878069de30 " \
-	"as given in shared/reference/pmu-models.md 1.3 (cpu_core; prefix dropped); arl not "      \
-	"re-read"
-#define SRC_ATOM                                                                                   \
-	"perf cpu_atom metrics per shared/reference/pmu-models.md 2.1 and torvalds/linux "         \
-	"adl/mtl-metrics.json excerpts (form X / (W * CPU_CLK_UNHALTED.CORE); prefix dropped)"
-#define SRC_SKL                                                                                    \
-	"torvalds/linux tools/perf/pmu-events/arch/x86/skylake/skl-metrics.json (Linux 6.12) "     \
-	"as given in shared/reference/pmu-models.md 3.1; skx/clx not re-read"
+/*
+ * Where each row's formulas were checked: perf's metric file in the
+ * search index's copy of torvalds/linux, at the stored version named.
+ * The index keeps several versions of each file and does not say which
+ * is newest; where the one found was older than another source, both are
+ * named. "Not re-read" means this row rests on the row it shares arrays
+ * with.
+ */
+#define TL	"torvalds/linux tools/perf/pmu-events/arch/x86/"
+#define SRC_ICL TL "icelake/icl-metrics.json @ 6b93f350e55f (all L1/L2 nodes and helpers read)"
+#define SRC_ICL_NOT_READ(file, commit)                                                             \
+	TL file " (stored version @ " commit ") not re-read: icelake's text, same generator"
+#define SRC_SPR                                                                                    \
+	TL "sapphirerapids/spr-metrics.json @ 26f4b26f76bd (L1 read; the stored @ e80b500370e7 "   \
+	   "is older: tma_info_slots naming and '+ 0 * tma_info_slots' on heavy ops, same "        \
+	   "algebra "                                                                              \
+	   "for FE, fetch latency/bandwidth, heavy ops)"
+#define SRC_GLC_NOT_READ(file, commit)                                                             \
+	TL file " (stored version @ " commit ") not re-read: sapphirerapids' text (cpu_core@ "     \
+		"prefix dropped on hybrids)"
+#define SRC_LNL                                                                                    \
+	TL "lunarlake/lnl-metrics.json @ 23878069de30 (cpu_core: every L1/L2 node read; "          \
+	   "prefix-free topdown events, '+ 0 * slots' on each fraction)"
+#define SRC_ARL                                                                                    \
+	TL "arrowlake/arl-metrics.json @ ba56a910635a (cpu_core: backend and bad speculation "     \
+	   "read, same text as lunarlake; other nodes not re-read)"
+#define SRC_ADL_ATOM                                                                               \
+	TL "alderlake/adl-metrics.json, Unit cpu_atom: the form of Ian Rogers' 'perf vendor "      \
+	   "events: Update alderlake events/metrics' (LKML, 2024-06-14, e-core TMA 3.6); the "     \
+	   "stored "                                                                               \
+	   "@ 42ac0be18bfa predates it (tma_info_core_slots, fetch_*/memory_bound/base/ms_uops "   \
+	   "nodes)"
+#define SRC_MTL_ATOM                                                                               \
+	TL "meteorlake/mtl-metrics.json @ 82ee50252dc8 (Unit cpu_atom: bad speculation, "          \
+	   "frontend, ifetch latency/bandwidth, branch mispredicts, core bound read)"
+#define SRC_LNL_ATOM                                                                               \
+	TL "lunarlake/lnl-metrics.json @ 23878069de30 (Unit cpu_atom: every L1/L2 node read)"
+#define SRC_ARL_ATOM                                                                               \
+	TL "arrowlake/arl-metrics.json @ ba56a910635a (Unit cpu_atom: every L1/L2 node but "       \
+	   "machine clears read, same text as lunarlake)"
+#define SRC_SKL_NOT_READ(file, commit)                                                             \
+	TL file " not re-read (stored version @ " commit "); formulas per "                        \
+		"shared/reference/pmu-models.md 3.1 (Linux 6.12)"
 #define NOT_ON_HW "not on hardware"
+
+/*
+ * perf stat -M for the same nodes: every file read tags its level-1 nodes
+ * TopdownL1 and its level-2 nodes TopdownL2 (MetricGroup). On hybrids
+ * both units' metrics carry the same groups; perf computes each on the
+ * PMU its "Unit" names (cpu_core or cpu_atom) and prints them per PMU.
+ */
+#define PERF_GROUPS .perf_groups = "TopdownL1,TopdownL2"
 
 #define ROW_EVENTS(ev)	.events = (ev), .nr_events = ARRAY_LEN(ev)
 #define ROW_METRICS(mt) .metrics = (mt), .nr_metrics = ARRAY_LEN(mt)
 
-#define ICL_ROW(nm, ...)                                                                           \
+#define ICL_ROW(nm, src, ...)                                                                      \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .requires = "slots",                  \
 		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(icl_events),        \
-		ROW_METRICS(icl_metrics), .source = SRC_ICL, .verified = NOT_ON_HW                 \
+		ROW_METRICS(icl_metrics), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW      \
 	}
 
-#define GLC_ROW(nm, pm, cr, ...)                                                                   \
+#define GLC_ROW(nm, pm, cr, src, ...)                                                              \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = (pm), .core = (cr), .requires = "slots",     \
 		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(glc_events),        \
-		ROW_METRICS(glc_metrics), .source = SRC_GLC, .verified = NOT_ON_HW                 \
+		ROW_METRICS(glc_metrics), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW      \
 	}
 
-#define LNC_ROW(nm, ...)                                                                           \
+#define LNC_ROW(nm, src, ...)                                                                      \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_core", .core = "P-core",                \
 		.requires = "slots", .gp_counters = 8, .slots = "tma_info_thread_slots",           \
-		ROW_EVENTS(lnc_events), ROW_METRICS(lnc_metrics), .source = SRC_LNC,               \
+		ROW_EVENTS(lnc_events), ROW_METRICS(lnc_metrics), .source = (src), PERF_GROUPS,    \
 		.verified = NOT_ON_HW                                                              \
 	}
 
-#define ATOM_ROW(nm, gp, ev, mt, ...)                                                              \
+#define ATOM_ROW(nm, gp, ev, mt, src, ...)                                                         \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_atom", .core = "E-core",                \
 		.gp_counters = (gp), .slots = "tma_info_core_slots", ROW_EVENTS(ev),               \
-		ROW_METRICS(mt), .source = SRC_ATOM, .verified = NOT_ON_HW                         \
+		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
 	}
 
-#define SKL_ROW(nm, smin, smax, ...)                                                               \
+#define SKL_ROW(nm, smin, smax, src, ...)                                                          \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .stepping_min = (smin), .stepping_max = (smax),     \
 		.pmu = "cpu", .gp_counters = 4, .slots = "tma_info_thread_slots",                  \
 		.smt_approximate = true, ROW_EVENTS(skl_events), ROW_METRICS(skl_metrics),         \
-		.source = SRC_SKL, .verified = NOT_ON_HW                                           \
+		.source = (src), PERF_GROUPS, .verified = NOT_ON_HW                                \
 	}
 
 /* CPU models from perf's tools/perf/pmu-events/arch/x86/mapfile.csv. */
 const struct pmu_model intel_models[] = {
 	/* Group A */
-	ICL_ROW("icelake", 0x7d, 0x7e),
-	ICL_ROW("icelakex", 0x6a, 0x6c),
-	ICL_ROW("tigerlake", 0x8c, 0x8d),
-	ICL_ROW("rocketlake", 0xa7),
+	ICL_ROW("icelake", SRC_ICL, 0x7d, 0x7e),
+	ICL_ROW("icelakex", SRC_ICL_NOT_READ("icelakex/icx-metrics.json", "a23e19669324"), 0x6a,
+		0x6c),
+	ICL_ROW("tigerlake", SRC_ICL_NOT_READ("tigerlake/tgl-metrics.json", "098922d801b1"), 0x8c,
+		0x8d),
+	ICL_ROW("rocketlake", SRC_ICL_NOT_READ("rocketlake/rkl-metrics.json", "34069d12e239"),
+		0xa7),
 	/* Group B */
-	GLC_ROW("sapphirerapids", "cpu", NULL, 0x8f),
-	GLC_ROW("emeraldrapids", "cpu", NULL, 0xcf),
-	GLC_ROW("graniterapids", "cpu", NULL, 0xad, 0xae),
+	GLC_ROW("sapphirerapids", "cpu", NULL, SRC_SPR, 0x8f),
+	GLC_ROW("emeraldrapids", "cpu", NULL,
+		SRC_GLC_NOT_READ("emeraldrapids/emr-metrics.json", "40ccd6aa3e2e"), 0xcf),
+	GLC_ROW("graniterapids", "cpu", NULL,
+		SRC_GLC_NOT_READ("graniterapids/gnr-metrics.json", "ead971eec0eb"), 0xad, 0xae),
 	/* alderlake: ADL 0x97/0x9a and RPL 0xb7/0xba/0xbf */
-	GLC_ROW("alderlake", "cpu_core", "P-core", 0x97, 0x9a, 0xb7, 0xba, 0xbf),
+	GLC_ROW("alderlake", "cpu_core", "P-core",
+		SRC_GLC_NOT_READ("alderlake/adl-metrics.json", "42ac0be18bfa"), 0x97, 0x9a, 0xb7,
+		0xba, 0xbf),
 	/* meteorlake: MTL 0xaa/0xac and ARL-U 0xb5 */
-	GLC_ROW("meteorlake", "cpu_core", "P-core", 0xaa, 0xac, 0xb5),
+	GLC_ROW("meteorlake", "cpu_core", "P-core",
+		SRC_GLC_NOT_READ("meteorlake/mtl-metrics.json", "82ee50252dc8"), 0xaa, 0xac, 0xb5),
 	/* Group C */
-	LNC_ROW("lunarlake", 0xbd),
-	LNC_ROW("arrowlake", 0xc5, 0xc6),
+	LNC_ROW("lunarlake", SRC_LNL, 0xbd),
+	LNC_ROW("arrowlake", SRC_ARL, 0xc5, 0xc6),
 	/* E-cores */
-	ATOM_ROW("alderlake", 6, grt_events, grt_metrics, 0x97, 0x9a, 0xb7, 0xba, 0xbf),
-	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, 0xaa, 0xac, 0xb5),
-	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, 0xbd),
-	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, 0xc5, 0xc6),
+	ATOM_ROW("alderlake", 6, grt_events, grt_metrics, SRC_ADL_ATOM, 0x97, 0x9a, 0xb7, 0xba,
+		 0xbf),
+	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, SRC_MTL_ATOM, 0xaa, 0xac, 0xb5),
+	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, SRC_LNL_ATOM, 0xbd),
+	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, SRC_ARL_ATOM, 0xc5, 0xc6),
 	/* Before PERF_METRICS */
-	SKL_ROW("skylake", 0, 0, 0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
-	SKL_ROW("skylakex", 0, 4, 0x55),
-	SKL_ROW("cascadelakex", 5, 0xf, 0x55),
+	SKL_ROW("skylake", 0, 0, SRC_SKL_NOT_READ("skylake/skl-metrics.json", "d69c8bc4fba9"), 0x4e,
+		0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
+	SKL_ROW("skylakex", 0, 4, SRC_SKL_NOT_READ("skylakex/skx-metrics.json", "7051309819b2"),
+		0x55),
+	SKL_ROW("cascadelakex", 5, 0xf,
+		SRC_SKL_NOT_READ("cascadelakex/clx-metrics.json", "acc658561a7c"), 0x55),
 };
 const int nr_intel_models = ARRAY_LEN(intel_models);
