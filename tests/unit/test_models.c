@@ -381,6 +381,24 @@ static void test_decode_group_a(void **state)
 	expect(&r, "tma_fetch_bandwidth", 0);  /* max(0, .23 - .28) */
 	expect(&r, "tma_machine_clears", 0);   /* max(0, 0 - 0) */
 
+	/*
+	 * icelakex: perf's text names INT_MISC.CLEARS_COUNT where icelake
+	 * spells its encoding; same event, so the same counts give the same
+	 * backend: 350/1000 + 5*10/1000 = .40, and bad speculation
+	 * max(1 - (.23 + .40 + .30), 0) = .07.
+	 */
+	decode(&r, "icelakex", "cpu", icl_counts, N(icl_counts), NULL, true);
+	assert_non_null(strstr(r.m->metrics[metric_index(r.m, "tma_backend_bound")].expr,
+			       "+ 5 * INT_MISC.CLEARS_COUNT / tma_info_thread_slots"));
+	expect(&r, "tma_backend_bound", 0.40);
+	expect(&r, "tma_bad_speculation", 0.07);
+	memcpy(c, icl_counts, sizeof(c));
+	c[6].value = 30; /* CLEARS_COUNT 30: 350/1000 + 5*30/1000 = .50 */
+	decode(&r, "icelakex", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_backend_bound", 0.50);
+	expect(&r, "tma_bad_speculation", 0);		   /* max(1 - (.23 + .50 + .30), 0) */
+	expect(&r, "tma_core_bound", 0.5 - 120.0 / 464.0); /* 240/464 * .5 = 120/464 */
+
 	/* UOP_DROPPING not opened: every metric in its plain form. */
 	decode(&r, "icelake", "cpu", icl_counts, N(icl_counts), no_dropping, true);
 	assert_true(r.d.plain);

@@ -71,52 +71,106 @@ static const struct model_event icl_events[] = {
 	{ .name = "IDQ.MITE_UOPS", .config = 0x0479, .flags = MODEL_EV_L2, .group = 2 },
 };
 
-static const struct model_metric icl_metrics[] = {
-	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
-	{ "tma_frontend_bound", 1, NULL,
-	  "topdown\\-fe\\-bound / " TD_SUM " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
-	  "topdown\\-fe\\-bound / " TD_SUM, "frontend_bound" },
-	{ "tma_backend_bound", 1, NULL,
-	  "topdown\\-be\\-bound / " TD_SUM
-	  " + 5 * cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@ / tma_info_thread_slots",
-	  "topdown\\-be\\-bound / " TD_SUM, "backend_bound" },
-	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM " + 0 * tma_info_thread_slots",
-	  NULL, "retiring" },
-	{ "tma_bad_speculation", 1, NULL,
-	  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", NULL,
-	  "bad_speculation" },
-	{ "tma_fetch_latency", 2, "tma_frontend_bound",
-	  "(5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING) / "
-	  "tma_info_thread_slots",
-	  "5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots",
-	  "fetch_latency" },
-	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
-	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
-	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
-	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * "
-	  "tma_bad_speculation",
-	  NULL, "branch_mispredicts" },
-	{ "tma_machine_clears", 2, "tma_bad_speculation",
-	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
-	{ "tma_memory_bound", 2, "tma_backend_bound",
-	  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
-	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
-	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
-	  NULL, "memory_bound" },
-	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
-	  NULL, "core_bound" },
-	/* perf's level 3 node, used here only to feed heavy operations. */
-	{ "tma_microcode_sequencer", 0, NULL,
-	  "tma_retiring * tma_info_thread_slots / UOPS_ISSUED.ANY * IDQ.MS_UOPS / "
-	  "tma_info_thread_slots",
-	  NULL, NULL },
-	{ "tma_heavy_operations", 2, "tma_retiring",
-	  "tma_microcode_sequencer + tma_retiring * (UOPS_DECODED.DEC0 - "
-	  "cpu@UOPS_DECODED.DEC0\\,cmask\\=1@) / IDQ.MITE_UOPS",
-	  NULL, "heavy_operations" },
-	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
-	  NULL, "light_operations" },
-};
+/*
+ * perf spells the backend's clear count two ways for the same encoding:
+ * icl-metrics.json @6b93f350 by its encoding,
+ * "cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@"; icx-metrics.json
+ * @a23e1966 by name, "INT_MISC.CLEARS_COUNT". Both resolve to the
+ * INT_MISC.CLEARS_COUNT event above (name, alias).
+ */
+#define ICL_METRICS(CLEARS)                                                                        \
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },                         \
+		{ "tma_frontend_bound",                                                            \
+		  1,                                                                               \
+		  NULL,                                                                            \
+		  "topdown\\-fe\\-bound / " TD_SUM                                                 \
+		  " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",                              \
+		  "topdown\\-fe\\-bound / " TD_SUM,                                                \
+		  "frontend_bound" },                                                              \
+		{ "tma_backend_bound",                                                             \
+		  1,                                                                               \
+		  NULL,                                                                            \
+		  "topdown\\-be\\-bound / " TD_SUM " + 5 * " CLEARS " / tma_info_thread_slots",    \
+		  "topdown\\-be\\-bound / " TD_SUM,                                                \
+		  "backend_bound" },                                                               \
+		{ "tma_retiring", 1,                                                               \
+		  NULL,		  "topdown\\-retiring / " TD_SUM " + 0 * tma_info_thread_slots",   \
+		  NULL,		  "retiring" },                                                    \
+		{ "tma_bad_speculation",                                                           \
+		  1,                                                                               \
+		  NULL,                                                                            \
+		  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)",           \
+		  NULL,                                                                            \
+		  "bad_speculation" },                                                             \
+		{ "tma_fetch_latency",                                                             \
+		  2,                                                                               \
+		  "tma_frontend_bound",                                                            \
+		  "(5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING) " \
+		  "/ "                                                                             \
+		  "tma_info_thread_slots",                                                         \
+		  "5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots",   \
+		  "fetch_latency" },                                                               \
+		{ "tma_fetch_bandwidth",                                                           \
+		  2,                                                                               \
+		  "tma_frontend_bound",                                                            \
+		  "max(0, tma_frontend_bound - tma_fetch_latency)",                                \
+		  NULL,                                                                            \
+		  "fetch_bandwidth" },                                                             \
+		{ "tma_branch_mispredicts",                                                        \
+		  2,                                                                               \
+		  "tma_bad_speculation",                                                           \
+		  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + "                \
+		  "MACHINE_CLEARS.COUNT) * "                                                       \
+		  "tma_bad_speculation",                                                           \
+		  NULL,                                                                            \
+		  "branch_mispredicts" },                                                          \
+		{ "tma_machine_clears",                                                            \
+		  2,                                                                               \
+		  "tma_bad_speculation",                                                           \
+		  "max(0, tma_bad_speculation - tma_branch_mispredicts)",                          \
+		  NULL,                                                                            \
+		  "machine_clears" },                                                              \
+		{ "tma_memory_bound",                                                              \
+		  2,                                                                               \
+		  "tma_backend_bound",                                                             \
+		  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "              \
+		  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "    \
+		  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * "                  \
+		  "tma_backend_bound",                                                             \
+		  NULL,                                                                            \
+		  "memory_bound" },                                                                \
+		{ "tma_core_bound",                                                                \
+		  2,                                                                               \
+		  "tma_backend_bound",                                                             \
+		  "max(0, tma_backend_bound - tma_memory_bound)",                                  \
+		  NULL,                                                                            \
+		  "core_bound" }, /* perf's level 3 node, used here only to feed heavy operations. \
+				   */                                                              \
+		{ "tma_microcode_sequencer",                                                       \
+		  0,                                                                               \
+		  NULL,                                                                            \
+		  "tma_retiring * tma_info_thread_slots / UOPS_ISSUED.ANY * IDQ.MS_UOPS / "        \
+		  "tma_info_thread_slots",                                                         \
+		  NULL,                                                                            \
+		  NULL },                                                                          \
+		{ "tma_heavy_operations",                                                          \
+		  2,                                                                               \
+		  "tma_retiring",                                                                  \
+		  "tma_microcode_sequencer + tma_retiring * (UOPS_DECODED.DEC0 - "                 \
+		  "cpu@UOPS_DECODED.DEC0\\,cmask\\=1@) / IDQ.MITE_UOPS",                           \
+		  NULL,                                                                            \
+		  "heavy_operations" },                                                            \
+		{ "tma_light_operations",                                                          \
+		  2,                                                                               \
+		  "tma_retiring",                                                                  \
+		  "max(0, tma_retiring - tma_heavy_operations)",                                   \
+		  NULL,                                                                            \
+		  "light_operations" },
+
+static const struct model_metric icl_metrics[] = { ICL_METRICS(
+	"cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@") };
+
+static const struct model_metric icx_metrics[] = { ICL_METRICS("INT_MISC.CLEARS_COUNT") };
 
 /*
  * Groups B and C: Golden Cove and later P-cores. Eight PERF_METRICS
@@ -466,6 +520,9 @@ static const struct model_metric skl_metrics[] = {
  */
 #define TL	"torvalds/linux tools/perf/pmu-events/arch/x86/"
 #define SRC_ICL TL "icelake/icl-metrics.json @ 6b93f350e55f (all L1/L2 nodes and helpers read)"
+#define SRC_ICX                                                                                    \
+	TL "icelakex/icx-metrics.json @ a23e19669324 (backend, bad speculation, branch "           \
+	   "mispredicts read: backend names INT_MISC.CLEARS_COUNT; other nodes not re-read)"
 #define SRC_ICL_NOT_READ(file, commit)                                                             \
 	TL file " (stored version @ " commit ") not re-read: icelake's text, same generator"
 #define SRC_SPR                                                                                    \
@@ -512,12 +569,12 @@ static const struct model_metric skl_metrics[] = {
 #define ROW_EVENTS(ev)	.events = (ev), .nr_events = ARRAY_LEN(ev)
 #define ROW_METRICS(mt) .metrics = (mt), .nr_metrics = ARRAY_LEN(mt)
 
-#define ICL_ROW(nm, src, ...)                                                                      \
+#define ICL_ROW(nm, mt, src, ...)                                                                  \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .requires = "slots",                  \
 		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(icl_events),        \
-		ROW_METRICS(icl_metrics), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW      \
+		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
 	}
 
 #define GLC_ROW(nm, pm, cr, src, ...)                                                              \
@@ -557,13 +614,12 @@ static const struct model_metric skl_metrics[] = {
 /* CPU models from perf's tools/perf/pmu-events/arch/x86/mapfile.csv. */
 const struct pmu_model intel_models[] = {
 	/* Group A */
-	ICL_ROW("icelake", SRC_ICL, 0x7d, 0x7e),
-	ICL_ROW("icelakex", SRC_ICL_NOT_READ("icelakex/icx-metrics.json", "a23e19669324"), 0x6a,
-		0x6c),
-	ICL_ROW("tigerlake", SRC_ICL_NOT_READ("tigerlake/tgl-metrics.json", "098922d801b1"), 0x8c,
-		0x8d),
-	ICL_ROW("rocketlake", SRC_ICL_NOT_READ("rocketlake/rkl-metrics.json", "34069d12e239"),
-		0xa7),
+	ICL_ROW("icelake", icl_metrics, SRC_ICL, 0x7d, 0x7e),
+	ICL_ROW("icelakex", icx_metrics, SRC_ICX, 0x6a, 0x6c),
+	ICL_ROW("tigerlake", icl_metrics,
+		SRC_ICL_NOT_READ("tigerlake/tgl-metrics.json", "098922d801b1"), 0x8c, 0x8d),
+	ICL_ROW("rocketlake", icl_metrics,
+		SRC_ICL_NOT_READ("rocketlake/rkl-metrics.json", "34069d12e239"), 0xa7),
 	/* Group B */
 	GLC_ROW("sapphirerapids", "cpu", NULL, SRC_SPR, 0x8f),
 	GLC_ROW("emeraldrapids", "cpu", NULL,
