@@ -530,6 +530,11 @@ static const struct model_metric skl_metrics[] = {
 	   "is older: tma_info_slots naming and '+ 0 * tma_info_slots' on heavy ops, same "        \
 	   "algebra "                                                                              \
 	   "for FE, fetch latency/bandwidth, heavy ops)"
+#define SRC_GNR                                                                                    \
+	TL "graniterapids/gnr-metrics.json @ ead971eec0eb (backend and bad speculation read: "     \
+	   "perf's backend ends in '+ 0 * slots', no numeric effect, not yet in this row's "       \
+	   "shared "                                                                               \
+	   "text; other nodes not re-read)"
 #define SRC_GLC_NOT_READ(file, commit)                                                             \
 	TL file " (stored version @ " commit ") not re-read: sapphirerapids' text (cpu_core@ "     \
 		"prefix dropped on hybrids)"
@@ -624,8 +629,7 @@ const struct pmu_model intel_models[] = {
 	GLC_ROW("sapphirerapids", "cpu", NULL, SRC_SPR, 0x8f),
 	GLC_ROW("emeraldrapids", "cpu", NULL,
 		SRC_GLC_NOT_READ("emeraldrapids/emr-metrics.json", "40ccd6aa3e2e"), 0xcf),
-	GLC_ROW("graniterapids", "cpu", NULL,
-		SRC_GLC_NOT_READ("graniterapids/gnr-metrics.json", "ead971eec0eb"), 0xad, 0xae),
+	GLC_ROW("graniterapids", "cpu", NULL, SRC_GNR, 0xad, 0xae),
 	/* alderlake: ADL 0x97/0x9a and RPL 0xb7/0xba/0xbf */
 	GLC_ROW("alderlake", "cpu_core", "P-core",
 		SRC_GLC_NOT_READ("alderlake/adl-metrics.json", "42ac0be18bfa"), 0x97, 0x9a, 0xb7,
