@@ -94,7 +94,7 @@ ITEST_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
 $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
-$(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
+$(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/faults/faults.h tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every fault test asserts once its fault has been dealt: nothing
+ * lost (each JSON line whole, each system line "conserved": true), and
+ * nothing left attached once tdtrace has exited (none of the BPF programs,
+ * maps or links it held while counting). The exit code is each test's own.
+ *
+ * Included by tests/faults/test_*.c after nothing else: it brings itest.h.
+ */
+#ifndef TDTRACE_FAULTS_H
+#define TDTRACE_FAULTS_H
+
+#include "itest.h"
+
+#define FAULT_START_MS 5000 /* to "counting" on stderr; a loaded machine is slow */
+#define FAULT_GONE_MS  3000 /* the kernel frees BPF objects asynchronously */
+
+/* How many BPF links (`bpftool link show`) point at one of @ids' programs; -1 on error. */
+static inline int fault_links_to(const struct itest_bpf_ids *ids, char *names, size_t len)
+{
+	json_t *all = itest_bpftool_show("link"), *o;
+	size_t i;
+	int n = 0;
+
+	names[0] = '\0';
+	if (!all)
+		return -1;
+	json_array_foreach(all, i, o)
+	{
+		long long prog = itest_jint(o, "prog_id");
+
+		if (prog < 0 || !itest_id_in(ids->prog, ids->nr_progs, (unsigned int)prog))
+			continue;
+		n++;
+		if (strlen(names) + 48 < len)
+			sprintf(names + strlen(names), "%slink %lld (prog %lld)", n > 1 ? " " : "",
+				itest_jint(o, "id"), prog);
+	}
+	json_decref(all);
+	return n;
+}
+
+/*
+ * Start tdtrace with @args and wait until it counts, then note the BPF
+ * programs and maps it holds. Skips (with the reason printed) without
+ * root, without bpftool to look at BPF objects with, or when this kernel
+ * cannot load tdtrace's programs; any other early exit fails.
+ */
+static inline void fault_start(struct itest_proc *td, int flags, const char *const args[],
+			       struct itest_bpf_ids *ids)
+{
+	char skip[512], error[512], links[1024];
+	int err;
+
+	itest_require_root();
+	if (!itest_have_bpftool())
+		itest_skip("bpftool is not installed: cannot tell whether tdtrace leaves BPF "
+			   "programs attached\n");
+	err = itest_tdtrace_start(td, flags, FAULT_START_MS, args);
+	if (err == -ECHILD) {
+		if (itest_early_exit(td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	if (err)
+		fail_msg("tdtrace did not say it was counting within %d ms: %s", FAULT_START_MS,
+			 strerror(-err));
+	if (itest_td_ids_of(td->pid, ids))
+		fail_msg("tdtrace (pid %d) holds no td_ program and map while counting",
+			 (int)td->pid);
+	/* The check after exit looks for links: they must be seen while it runs. */
+	if (fault_links_to(ids, links, sizeof(links)) <= 0)
+		fail_msg("bpftool shows no link to tdtrace's programs while it counts");
+}
+
+/*
+ * After tdtrace has exited: no link to its programs and none of its td_
+ * programs or maps is left, within FAULT_GONE_MS. Only the ids it held
+ * count, so another tdtrace running meanwhile does not fail the test.
+ */
+static inline void fault_assert_detached(const struct itest_bpf_ids *ids)
+{
+	long long end = itest_now_ms() + FAULT_GONE_MS;
+	char links[1024], left[1024];
+	int n;
+
+	while ((n = fault_links_to(ids, links, sizeof(links))) > 0 && itest_now_ms() < end)
+		itest_sleep_ms(50);
+	if (n < 0)
+		fail_msg("bpftool link show failed");
+	if (n > 0)
+		fail_msg("left attached after tdtrace exited: %s", links);
+	n = itest_wait_td_gone(ids, FAULT_GONE_MS, left, sizeof(left));
+	if (n < 0)
+		fail_msg("bpftool prog/map show failed");
+	if (n > 0)
+		fail_msg("left loaded after tdtrace exited: %s", left);
+}
+
+/*
+ * Parse @text as JSON lines: each line must be one whole JSON object and
+ * the text must end with a newline; each system line must say
+ * "conserved": true. Returns the lines (json_decref them).
+ */
+static inline json_t *fault_lines(const char *text)
+{
+	json_t *lines, *o;
+	int bad = 0;
+	size_t i;
+
+	lines = itest_parse_jsonl(text, &bad);
+	if (bad)
+		fail_msg("JSON line %d is not a whole JSON object", bad);
+	if (*text && text[strlen(text) - 1] != '\n')
+		fail_msg("the output ends in the middle of a line: ...%s",
+			 text + (strlen(text) > 80 ? strlen(text) - 80 : 0));
+	json_array_foreach(lines, i, o)
+	{
+		if (itest_jis(o, "type", "system") &&
+		    !json_is_true(json_object_get(o, "conserved")))
+			fail_msg("system line of %s %lld is not conserved", itest_jstr(o, "phase"),
+				 itest_jint(o, "interval"));
+	}
+	return lines;
+}
+
+/* The first line of @type and @phase (and @pid unless it is 0), or NULL. */
+static inline json_t *fault_find(const json_t *lines, const char *type, const char *phase,
+				 pid_t pid)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(lines, i, o)
+	{
+		if (itest_jis(o, "type", type) && itest_jis(o, "phase", phase) &&
+		    (!pid || itest_jint(o, "pid") == pid))
+			return o;
+	}
+	return NULL;
+}
+
+/* How many system lines of phase "interval" there are. */
+static inline int fault_nr_intervals(const json_t *lines)
+{
+	size_t i;
+	json_t *o;
+	int n = 0;
+
+	json_array_foreach(lines, i, o) n +=
+		itest_jis(o, "type", "system") && itest_jis(o, "phase", "interval");
+	return n;
+}
+
+#endif /* TDTRACE_FAULTS_H */
