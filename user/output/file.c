@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* -o FILE: open early, truncate late, leave nothing half-made behind. */
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -58,17 +59,42 @@ int output_file_begin(struct output_file *o)
 	return 0;
 }
 
+/*
+ * Drop what stdio still holds and cut the file back to its last whole
+ * report: stdio writes in blocks, so a write that fails midway (ENOSPC,
+ * EFBIG, EDQUOT) leaves part of a line on disk. A FIFO or a terminal
+ * cannot be cut, and needs no cutting: nothing reads a torn file later.
+ */
+static void cut_back(struct output_file *o)
+{
+	__fpurge(o->f);
+	if (o->path && ftruncate(fileno(o->f), o->whole) && errno != EINVAL)
+		fprintf(stderr, "tdtrace: failed to cut %s back to whole lines: %s\n",
+			options_shown(o->path, (size_t)-1), strerror(errno));
+}
+
 int output_file_end(struct output_file *o)
 {
+	off_t end;
+	int err;
+
 	errno = 0;
-	if (fflush(o->f) || ferror(o->f))
-		return errno ? -errno : -EIO;
+	if (fflush(o->f) || ferror(o->f)) {
+		err = errno ? -errno : -EIO;
+		cut_back(o);
+		return err;
+	}
 	o->written = true;
+	end = o->path ? lseek(fileno(o->f), 0, SEEK_CUR) : -1;
+	if (end >= 0)
+		o->whole = end;
 	return 0;
 }
 
 void output_file_close(struct output_file *o, bool failed)
 {
+	if (o->f && o->f != stdout && failed && o->written)
+		cut_back(o);
 	if (o->f && o->f != stdout)
 		fclose(o->f);
 	if (o->path && o->created && failed && !o->written)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct output_file {
 	FILE *f;	  /* stdout without -o */
@@ -17,6 +18,7 @@ struct output_file {
 	bool created;	  /* this run created the file */
 	bool truncated;	  /* emptied for this run's output */
 	bool written;	  /* written to successfully at least once */
+	off_t whole;	  /* -o: where the last whole report ends */
 };
 
 /* Open @path (NULL: stdout) for writing. 0, or -errno said on stderr; @o->f is NULL then. */
@@ -25,7 +27,11 @@ int output_file_open(struct output_file *o, const char *path);
 /* Before each write: empties an existing file the first time. 0 or -errno. */
 int output_file_begin(struct output_file *o);
 
-/* After each write: flush; 0 once the data is out, else -errno. */
+/*
+ * After each write: flush; 0 once the data is out, else -errno, and an -o
+ * file is cut back to its last whole report (a full disk leaves whole
+ * lines, never half of one).
+ */
 int output_file_end(struct output_file *o);
 
 /* Close; @failed and nothing written: remove a file this run created. */
