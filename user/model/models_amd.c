@@ -288,8 +288,8 @@ const struct pmu_model amd_models[] = {
 		 * "AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]])" as quoted
 		 * elsewhere (not read from perf's file here): 0x00-0x2f,
 		 * 0x40-0x4f, 0x60-0x7f, the kernel's X86_FEATURE_ZEN5 ranges
-		 * (arch/x86/kernel/cpu/amd.c). Taken so: the rest of family
-		 * 0x1a is Zen 6, which this table does not cover.
+		 * (arch/x86/kernel/cpu/amd.c). Taken so: other models of family
+		 * 0x1a are Zen 6 (amdzen6) or unknown, and not in this table.
 		 */
 		.cpu_model_ranges = { { 0x00, 0x2f }, { 0x40, 0x4f }, { 0x60, 0x7f } },
 		.pmu = "cpu",
