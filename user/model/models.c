@@ -23,6 +23,10 @@ static bool covers(const struct pmu_model *m, int cpu_model, int stepping)
 	for (size_t i = 0; i < sizeof(m->cpu_models) && m->cpu_models[i]; i++)
 		if (m->cpu_models[i] == cpu_model)
 			listed = true;
+	for (size_t i = 0; i < MODEL_MAX_RANGES && m->cpu_model_ranges[i].last; i++)
+		if (cpu_model >= m->cpu_model_ranges[i].first &&
+		    cpu_model <= m->cpu_model_ranges[i].last)
+			listed = true;
 	if (!listed)
 		return false;
 	if (!m->stepping_min && !m->stepping_max)

@@ -18,6 +18,7 @@
 #define MODEL_MAX_EVENTS  24 /* events of one model, in all its groups */
 #define MODEL_MAX_GROUPS  4  /* counting groups per CPU */
 #define MODEL_MAX_METRICS 32
+#define MODEL_MAX_RANGES  4  /* cpu model ranges of one row */
 
 enum model_event_flags {
 	MODEL_EV_L2 = 1 << 0,	      /* only needed for level 2 */
@@ -60,11 +61,18 @@ struct model_metric {
 			       NULL for level 0 */
 };
 
+/* Cpu models first .. last, both included: what a mapfile.csv regular expression names. */
+struct model_range {
+	unsigned char first, last;
+};
+
 struct pmu_model {
 	const char *name;   /* perf's directory: "icelake", "sapphirerapids", "alderlake" */
 	const char *vendor; /* /proc/cpuinfo vendor_id: "GenuineIntel", "AuthenticAMD" */
 	int family;	    /* cpu family */
-	unsigned char cpu_models[16];	/* cpu models (CPUID), 0-terminated */
+	unsigned char cpu_models[16]; /* cpu models (CPUID), 0-terminated */
+	/* and these ranges of them; an entry with last 0 ends the list */
+	struct model_range cpu_model_ranges[MODEL_MAX_RANGES];
 	int stepping_min, stepping_max; /* steppings it covers (both 0: any) */
 	const char *pmu;       /* sysfs PMU: "cpu", "cpu_core" (P-cores), "cpu_atom" (E-cores) */
 	const char *core;      /* hybrid: "P-core" or "E-core"; NULL */

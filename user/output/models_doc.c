@@ -13,10 +13,20 @@ static void row(FILE *out, const struct pmu_model *m)
 	for (int i = 0; i < m->nr_events; i++)
 		if (m->events[i].group + 1 > groups)
 			groups = m->events[i].group + 1;
-	fprintf(out, "| `%s` | %s family 0x%x, model%s", m->name, m->vendor, m->family,
-		m->cpu_models[1] ? "s" : "");
+	int n = 0;
+
 	for (size_t i = 0; i < sizeof(m->cpu_models) && m->cpu_models[i]; i++)
-		fprintf(out, "%s 0x%02x", i ? "," : "", m->cpu_models[i]);
+		n++;
+	for (int i = 0; i < MODEL_MAX_RANGES && m->cpu_model_ranges[i].last; i++)
+		n += 2;
+	fprintf(out, "| `%s` | %s family 0x%x, model%s", m->name, m->vendor, m->family,
+		n > 1 ? "s" : "");
+	n = 0;
+	for (size_t i = 0; i < sizeof(m->cpu_models) && m->cpu_models[i]; i++)
+		fprintf(out, "%s 0x%02x", n++ ? "," : "", m->cpu_models[i]);
+	for (int i = 0; i < MODEL_MAX_RANGES && m->cpu_model_ranges[i].last; i++)
+		fprintf(out, "%s 0x%02x-0x%02x", n++ ? "," : "", m->cpu_model_ranges[i].first,
+			m->cpu_model_ranges[i].last);
 	if (m->stepping_min || m->stepping_max)
 		fprintf(out, ", stepping %d-%d", m->stepping_min, m->stepping_max);
 	fprintf(out, " | `%s`%s%s%s | %s | %d in %d group%s | %s%s%s | %s |\n", m->pmu,
@@ -28,7 +38,8 @@ static void row(FILE *out, const struct pmu_model *m)
 
 void models_doc_write(FILE *out)
 {
-	fputs("| model (perf's name) | recognised by (/proc/cpuinfo) | PMU | levels | events per CPU "
+	fputs("| model (perf's name) | recognised by (/proc/cpuinfo) | PMU | levels | events per "
+	      "CPU "
 	      "| perf stat -M | checked on hardware |\n"
 	      "| --- | --- | --- | --- | --- | --- | --- |\n",
 	      out);
