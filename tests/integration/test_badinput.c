@@ -144,7 +144,7 @@ static const struct bad_input rows[] = {
 	/* no TopDown PMU (a VM's sysfs) and no --software */
 	{ { "--sysfs-root", "tests/fixtures/sysfs/vm", "-d", "1" },
 	  .code = 2,
-	  .says = "Icelake",
+	  .says = "AMD EPYC",
 	  .also = "--software" },
 
 	/* privileges */

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
 #include "host/pmu.h"
+#include "model/cpu_name.h"
 
 #define DEVICES_DIR  "sys/bus/event_source/devices"
 #define ONLINE_FILE  "sys/devices/system/cpu/online"
@@ -23,6 +25,11 @@
 /* A cpu list of PMU_MAX_CPUS CPUs written one by one ("0,2,4,...") fits. */
 #define CPULIST_FILE (PMU_MAX_CPUS * 6)
 
+/*
+ * Read a whole (small) file below @dirfd into @buf as a string. Returns its
+ * length or a negative errno; -EFBIG if it does not fit, so that a truncated
+ * cpu list is never taken for a short one.
+ */
 static int read_text_at(int dirfd, const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -53,10 +60,7 @@ static int read_text_at(int dirfd, const char *path, char *buf, size_t size)
 	return err ? err : (int)len;
 }
 
-/*
- * Parse all of [s, end) as one unsigned number: decimal, or hex with 0x if
- * @hex. No sign, no blanks (strtoull alone would take both).
- */
+/* "<root>/<rel>" for messages, without "//" when root is "/". */
 static void show_path(char *buf, size_t size, const char *root, const char *rel)
 {
 	size_t len = strlen(root);
@@ -304,6 +308,346 @@ int pmu_discover(const char *root, struct pmu_info *info)
 cleanup:
 	if (pmufd >= 0)
 		close(pmufd);
+	if (devfd >= 0)
+		close(devfd);
+	close(rootfd);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Every core PMU, and the CPU around them. */
+
+#define SMT_FILE      "sys/devices/system/cpu/smt/active"
+#define WATCHDOG_FILE "proc/sys/kernel/nmi_watchdog"
+
+/* The names the x86 kernel gives its core PMUs: one "cpu", or the hybrid ones. */
+static const char *const core_pmu_names[] = { "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" };
+
+/* A decimal int in @text (blanks around it allowed); -1 if there is none. */
+static int parse_int(const char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || v < 0 || v > 0x7fffffff)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end ? -1 : (int)v;
+}
+
+/* Does the blank-separated list @flags hold @word? */
+static bool has_word(const char *flags, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = flags; (p = strstr(p, word)); p += len) {
+		if ((p == flags || isspace((unsigned char)p[-1])) &&
+		    (!p[len] || isspace((unsigned char)p[len])))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Vendor, family, model, stepping, name and the hypervisor flag, from the
+ * first processor block: x86 prints the same for every CPU. Unknown if the
+ * file is missing, as in trees made for tests.
+ */
+static void read_cpu_ident(int rootfd, struct cpu_pmus *out)
+{
+	char *line = NULL, val[64];
+	size_t cap = 0;
+	bool seen = false;
+	FILE *f;
+	int fd;
+
+	fd = openat(rootfd, CPUINFO_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		if (line[0] == '\n' && seen)
+			break; /* end of the first block */
+		seen = true;
+		pmu_cpuinfo_value(line, "vendor_id", out->vendor, sizeof(out->vendor));
+		pmu_cpuinfo_value(line, "model name", out->model_name, sizeof(out->model_name));
+		if (pmu_cpuinfo_value(line, "cpu family", val, sizeof(val)))
+			out->family = parse_int(val);
+		/* "model" stops at its colon, so it never matches "model name". */
+		if (pmu_cpuinfo_value(line, "model", val, sizeof(val)))
+			out->model = parse_int(val);
+		if (pmu_cpuinfo_value(line, "stepping", val, sizeof(val)))
+			out->stepping = parse_int(val);
+		/* flags is far longer than val: look at the line itself. */
+		if (!strncmp(line, "flags", 5) && strchr(line, ':'))
+			out->hypervisor = has_word(strchr(line, ':') + 1, "hypervisor");
+	}
+	free(line);
+	fclose(f);
+}
+
+/* A small file holding one int; -1 if it is missing or holds something else. */
+static int read_int_at(int dirfd, const char *path)
+{
+	char buf[32];
+
+	if (read_text_at(dirfd, path, buf, sizeof(buf)) < 0)
+		return -1;
+	return parse_int(buf);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_field(const void *a, const void *b)
+{
+	return strcmp(((const struct pmu_format_field *)a)->name,
+		      ((const struct pmu_format_field *)b)->name);
+}
+
+/*
+ * Every events/ entry that encodes with the PMU's format/, in name order so
+ * that what is kept when there are more than PMU_MAX_EVENTS does not depend
+ * on readdir. Companions ("x.scale", "x.unit") and entries that do not
+ * encode (a term this format lacks) are left out: they name no event we can
+ * open. Returns 0 or -errno; a PMU without events/ has no events.
+ */
+static int read_all_events(int pmufd, struct core_pmu *p)
+{
+	char buf[SMALL_FILE], err[128], **names = NULL;
+	size_t nr = 0, cap = 0;
+	struct dirent *de;
+	int fd, ret = 0;
+	DIR *dir;
+
+	fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
+		    strlen(de->d_name) >= sizeof(p->events[0].name))
+			continue;
+		if (nr == cap) {
+			char **more = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
+
+			if (!more) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			names = more;
+		}
+		if (!(names[nr] = strdup(de->d_name))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		nr++;
+	}
+	qsort(names, nr, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < nr && p->nr_events < PMU_MAX_EVENTS; i++) {
+		struct pmu_named_event *ev = &p->events[p->nr_events];
+		struct pmu_event enc;
+
+		if (read_text_at(fd, names[i], buf, sizeof(buf)) < 0 ||
+		    pmu_encode_event(buf, &p->format, &enc, err, sizeof(err)))
+			continue;
+		strcpy(ev->name, names[i]);
+		memcpy(ev->config, enc.config, sizeof(ev->config));
+		p->nr_events++;
+	}
+out:
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * The CPUs @p covers that are @online: its cpus file; "cpu" has none and
+ * covers every CPU. Hybrid PMUs always have one, so its absence is an error.
+ */
+static int read_pmu_cpus(int pmufd, struct core_pmu *p, const bool *online, char *buf)
+{
+	int n;
+
+	n = read_text_at(pmufd, "cpus", buf, CPULIST_FILE);
+	if (n == -ENOENT && !strcmp(p->name, "cpu")) {
+		memcpy(p->cpus, online, sizeof(p->cpus));
+	} else {
+		if (n >= 0)
+			n = pmu_parse_cpu_list(buf, p->cpus, PMU_MAX_CPUS);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < PMU_MAX_CPUS; i++)
+			p->cpus[i] = p->cpus[i] && online[i];
+	}
+	p->nr_cpus = 0;
+	for (int i = 0; i < PMU_MAX_CPUS; i++)
+		p->nr_cpus += p->cpus[i];
+	return 0;
+}
+
+/* One core PMU: type, format/, events/, CPUs. Prints what failed; 0 or -errno. */
+static int read_core_pmu(int pmufd, struct core_pmu *p, const bool *online, char *buf,
+			 const char *devices)
+{
+	char small[SMALL_FILE];
+	const char *what;
+	int err;
+
+	what = "type";
+	err = read_text_at(pmufd, "type", small, sizeof(small));
+	if (err >= 0)
+		err = pmu_parse_type(small, &p->type);
+	if (err < 0)
+		goto fail;
+	what = "format/";
+	err = read_format_dir(pmufd, &p->format);
+	if (err < 0)
+		goto fail;
+	qsort(p->format.field, p->format.nr, sizeof(p->format.field[0]), cmp_field);
+	what = "events/";
+	err = read_all_events(pmufd, p);
+	if (err < 0)
+		goto fail;
+	what = "cpus";
+	err = read_pmu_cpus(pmufd, p, online, buf);
+	if (err < 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "tdtrace: failed to read %s/%s/%s: %s\n", devices, p->name, what,
+		strerror(-err));
+	return err;
+}
+
+static int why_line(struct cpu_pmus *out, const char *cpu, const char *devices)
+{
+	if (out->hypervisor)
+		return snprintf(out->why, sizeof(out->why),
+				"%s guest: the hypervisor exposes no core PMU (no %s/cpu); "
+				"enable PMU passthrough (e.g. QEMU -cpu host,pmu=on)",
+				cpu, devices);
+	return snprintf(out->why, sizeof(out->why),
+			"%s: the kernel registered no core PMU (no %s/cpu); "
+			"see its \"Performance Events\" boot message (dmesg)",
+			cpu, devices);
+}
+
+/*
+ * No core PMU: say what the machine is and what to do about it, since the
+ * usual cause is a VM whose hypervisor does not virtualize the PMU.
+ */
+static void explain_no_pmu(struct cpu_pmus *out, const char *devices)
+{
+	const char *code = cpu_codename(out->vendor, out->family, out->model, out->stepping);
+	char cpu[96];
+	size_t len;
+
+	len = snprintf(cpu, sizeof(cpu), "%s",
+		       out->vendor[0] ? cpu_vendor_short(out->vendor) : "unknown CPU");
+	if (out->family >= 0 && len < sizeof(cpu))
+		len += snprintf(cpu + len, sizeof(cpu) - len, " family 0x%x", out->family);
+	if (out->model >= 0 && len < sizeof(cpu))
+		len += snprintf(cpu + len, sizeof(cpu) - len, " model 0x%02x", out->model);
+	if (code && len < sizeof(cpu))
+		len += snprintf(cpu + len, sizeof(cpu) - len, " (%s)", code);
+	/* With a root too long for the line, name the directory without it. */
+	if (why_line(out, cpu, devices) >= (int)sizeof(out->why))
+		why_line(out, cpu, "sys/bus/event_source/devices");
+}
+
+int pmu_discover_all(const char *root, struct cpu_pmus *out)
+{
+	char devices[PATH_MAX], path[PATH_MAX], *buf = NULL;
+	int rootfd, devfd = -1, err = 0, n;
+	bool *online = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->family = out->model = out->stepping = -1;
+	out->nmi_watchdog = -1;
+	if (!root || !root[0])
+		root = "/";
+	show_path(devices, sizeof(devices), root, DEVICES_DIR);
+
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		err = -errno;
+		fprintf(stderr, "tdtrace: failed to open %s: %s\n", root, strerror(-err));
+		return err;
+	}
+	devfd = openat(rootfd, DEVICES_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (devfd < 0) {
+		err = -errno;
+		fprintf(stderr, "tdtrace: failed to open %s: %s\n", devices, strerror(-err));
+		goto cleanup;
+	}
+
+	read_cpu_ident(rootfd, out);
+	out->smt_on = read_int_at(rootfd, SMT_FILE) == 1;
+	out->nmi_watchdog = read_int_at(rootfd, WATCHDOG_FILE);
+
+	buf = malloc(CPULIST_FILE);
+	online = calloc(PMU_MAX_CPUS, sizeof(*online));
+	if (!buf || !online) {
+		fprintf(stderr, "tdtrace: out of memory\n");
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	n = read_text_at(rootfd, ONLINE_FILE, buf, CPULIST_FILE);
+	if (n >= 0)
+		n = pmu_parse_cpu_list(buf, online, PMU_MAX_CPUS);
+	if (n < 0) {
+		show_path(path, sizeof(path), root, ONLINE_FILE);
+		fprintf(stderr, "tdtrace: failed to read %s: %s\n", path, strerror(-n));
+		err = n;
+		goto cleanup;
+	}
+
+	for (size_t i = 0; i < sizeof(core_pmu_names) / sizeof(core_pmu_names[0]); i++) {
+		struct core_pmu *p = &out->pmu[out->nr_pmus];
+		int pmufd;
+
+		pmufd = openat(devfd, core_pmu_names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pmufd < 0) {
+			if (errno == ENOENT)
+				continue;
+			err = -errno;
+			fprintf(stderr, "tdtrace: failed to open %s/%s: %s\n", devices,
+				core_pmu_names[i], strerror(-err));
+			goto cleanup;
+		}
+		strcpy(p->name, core_pmu_names[i]);
+		err = read_core_pmu(pmufd, p, online, buf, devices);
+		close(pmufd);
+		if (err)
+			goto cleanup;
+		out->nr_pmus++;
+	}
+	if (!out->nr_pmus)
+		explain_no_pmu(out, devices);
+cleanup:
+	if (err) {
+		/* Keep what identifies the CPU; drop half-read PMUs. */
+		memset(out->pmu, 0, sizeof(out->pmu));
+		out->nr_pmus = 0;
+	}
+	free(online);
+	free(buf);
 	if (devfd >= 0)
 		close(devfd);
 	close(rootfd);

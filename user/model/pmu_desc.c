@@ -39,9 +39,8 @@ static size_t trim_end(const char *s, size_t len)
 }
 
 /*
- * Read a whole (small) file below @dirfd into @buf as a string. Returns its
- * length or a negative errno; -EFBIG if it does not fit, so that a truncated
- * cpu list is never taken for a short one.
+ * Parse all of [s, end) as one unsigned number: decimal, or hex with 0x if
+ * @hex. No sign, no blanks (strtoull alone would take both).
  */
 static int parse_num(const char *s, const char *end, bool hex, __u64 *val)
 {
@@ -236,7 +235,6 @@ fail:
 	return -EINVAL;
 }
 
-/* "<root>/<rel>" for messages, without "//" when root is "/". */
 int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size)
 {
 	size_t len = 0;

@@ -47,7 +47,7 @@ struct pmu_info {
 	char why[256];				  /* level 0: what is missing, one line */
 };
 
-#define PMU_MAX_CORE_PMUS 3  /* "cpu"; or "cpu_core" and "cpu_atom" (and "cpu_lowpower") */
+#define PMU_MAX_CORE_PMUS 4   /* "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" */
 #define PMU_MAX_EVENTS	  128 /* events/ entries kept per PMU */
 
 /* One events/ entry, encoded. */
@@ -69,8 +69,8 @@ struct core_pmu {
 
 /* The machine's CPU and its core PMUs, as discovery found them. */
 struct cpu_pmus {
-	char vendor[32];      /* /proc/cpuinfo vendor_id, "" if unknown */
-	char model_name[128]; /* "model name" */
+	char vendor[32];	     /* /proc/cpuinfo vendor_id, "" if unknown */
+	char model_name[128];	     /* "model name" */
 	int family, model, stepping; /* -1 if unknown */
 	bool hypervisor;	     /* cpuinfo flags has "hypervisor": a guest */
 	bool smt_on;		     /* /sys/devices/system/cpu/smt/active is 1 */
