@@ -3,11 +3,13 @@
 # missing. Needs root (apt-get). Safe to run again.
 set -eu
 
+# mandoc lints the man page; prometheus gives promtool and a real server
+# for the exporter's tests.
 # valgrind and libclang-rt-14-dev (clang's ASan, UBSan and libFuzzer runtimes,
 # only recommended by clang) are for make sanitize, valgrind and fuzz.
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config \
 libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev \
-mandoc"
+mandoc prometheus"
 
 missing=""
 for p in $PKGS; do
@@ -22,6 +24,14 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# prometheus is wanted for its binaries (promtool, and a server the exporter
+# tests start on loopback themselves): keep its service from being started
+# by the install, as Debian's policy-rc.d convention allows.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod 755 /usr/sbin/policy-rc.d
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
