@@ -4,6 +4,7 @@
 #   make run        install missing packages, build, run tdtrace for 5 s (README)
 #   make check      install missing packages, build, run every test (README, .ci/run)
 #   make test       build and run every test (packages already there)
+#   make test-tools the tests of tools/tdtrace-plot only (also in make test)
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
@@ -133,8 +134,15 @@ unit: $(UNIT_TESTS)
 integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 	tests/run.sh $(INTEG_TESTS) $(FAULT_TESTS)
 
+# tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot); they
+# print cmocka's summary lines, so tests/run.sh counts them as binaries.
+TOOL_TESTS := tests/tools/test_plot.sh
+
+test-tools:
+	tests/run.sh $(TOOL_TESTS)
+
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
-	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS)
+	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
 # OUTPUT, then unit and integration tests against it. Every report goes to a
