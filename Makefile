@@ -5,6 +5,8 @@
 #   make check      install missing packages, build, run every test (README, .ci/run)
 #   make test       build and run every test (packages already there)
 #   make test-tools the tests of tools/tdtrace-plot only (also in make test)
+#   make install    tdtrace, tdtrace-plot, man page, completion into PREFIX
+#                   (/usr/local), under DESTDIR if set; make uninstall
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
@@ -196,6 +198,35 @@ fuzz: $(FUZZERS)
 
 deps:
 	scripts/install-deps.sh
+
+# make install: GNU's conventions. PREFIX (or prefix) and the directories
+# may be set on the command line; DESTDIR is put before every path and is
+# never set here (a package build stages into it: debian/rules). tdtrace
+# goes to sbin with a section 8 page: it needs root, or CAP_BPF and
+# CAP_PERFMON. tdtrace-plot needs nothing of the kind: bin.
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+sbindir ?= $(prefix)/sbin
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+man8dir ?= $(mandir)/man8
+# pkg-config --variable=completionsdir bash-completion, relative to the prefix;
+# the file is named as the command, for bash-completion's loading on demand.
+bashcompdir ?= $(prefix)/share/bash-completion/completions
+INSTALL ?= install
+
+INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
+	$(bashcompdir)/tdtrace
+
+install: all
+	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
+	$(INSTALL) -D -m 0755 tools/tdtrace-plot $(DESTDIR)$(bindir)/tdtrace-plot
+	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.8 $(DESTDIR)$(man8dir)/tdtrace.8
+	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
+
+# Only the files install wrote; the directories may hold others' files.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # The README's two commands.
 run: deps
