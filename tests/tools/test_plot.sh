@@ -195,6 +195,23 @@ bad bad_by 2 "invalid choice: 'pid'" "$tmp/x.png" "$SW" -o "$tmp/x.png" --by pid
 bad unwritable_output 1 'failed to write .*nodir/x.png' "$tmp/nodir/x.png" \
 	"$SW" -o "$tmp/nodir/x.png"
 
+# The man page has every option --help has (they are written by hand).
+"$PLOT" --help >"$tmp/help"
+missing=""
+# shellcheck disable=SC2013 # options are words
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help" | sort -u); do
+	# roff writes a - as \-
+	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$here/tools/tdtrace-plot.1" ||
+		missing="$missing $opt"
+done
+if [ -n "$missing" ]; then
+	fail man_page_options "tools/tdtrace-plot.1 lacks$missing"
+elif ! grep -q -- '--title' "$tmp/help"; then
+	fail man_page_options "no --title in --help: the check reads nothing"
+else
+	ok man_page_options
+fi
+
 n=$(echo "$failed" | wc -w)
 echo "[  PASSED  ] $passed test(s)."
 if [ "$n" != 0 ]; then
