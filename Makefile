@@ -27,7 +27,11 @@ LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
 CFLAGS ?= -g -O2
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
 override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf
+# The source's path is kept in the object's BTF line info: relative to the
+# tree, so that the same source built elsewhere (a package build) gives the
+# same binary.
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
+	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
 # make no libbpf calls and are what unit tests link; tracer/ drives BPF;
