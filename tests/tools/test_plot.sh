@@ -107,8 +107,9 @@ run() {
 	return 0
 }
 
-# A software run, drawn per cgroup: one panel, 6.5 + 1.5 in by 3.2 in at
-# 100 dpi = 800 x 320.
+# Sizes from --help: 800 pixels wide, 1450 with Level 2 (650 a column and
+# 150 for the legends), 320 high plus 240 per entity on TopDown runs.
+# A software run, drawn per cgroup: one panel, 800 x 320.
 run png_software 0 "$SW" -o "$tmp/sw.png" && check_png png_software "$tmp/sw.png" 800 320
 
 # The same from standard input, per process.
@@ -118,15 +119,19 @@ else
 	fail png_stdin "exit status $?: $(cat "$tmp/err")"
 fi
 
-# TopDown with Level 2, two processes: two columns, 2 x 6.5 + 1.5 = 14.5 in;
-# the share panel and a row per entity, 3.2 + 2 x 2.4 = 8 in: 1450 x 800.
+# TopDown with Level 2, two processes: two columns, 2 x 650 + 150 = 1450;
+# the share panel and a row per entity, 320 + 2 x 240 = 800.
 run png_topdown_l2 0 "$TD" -o "$tmp/td.png" --by process --top 2 &&
 	check_png png_topdown_l2 "$tmp/td.png" 1450 800
 
 # The synthetic file has 3 cgroups with work and the root; the [idle] cgroup
-# is left out: 4 rows, 3.2 + 4 x 2.4 = 12.8 in, even with --top 10.
+# is left out: 4 rows, 320 + 4 x 240 = 1280, even with --top 10.
 run png_topdown_rows 0 "$TD" -o "$tmp/td10.png" --top 10 &&
 	check_png png_topdown_rows "$tmp/td10.png" 1450 1280
+
+# 3 rows, 320 + 3 x 240 = 1040 (10.4 inches once came out as 1039 pixels).
+run png_topdown_3 0 "$TD" -o "$tmp/td3.png" --top 3 &&
+	check_png png_topdown_3 "$tmp/td3.png" 1450 1040
 
 # SVG: parses, <svg> root, and the panels named after the entities: Level 1
 # and 2 for each of the top 2 cgroups by slots (the root "/" covers every
