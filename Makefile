@@ -4,6 +4,10 @@
 #   make run        install missing packages, build, run tdtrace for 5 s (README)
 #   make check      install missing packages, build, run every test (README, .ci/run)
 #   make test       build and run every test (packages already there)
+#   make test-tools the tests of tools/tdtrace-plot only (also in make test)
+#   make install    tdtrace, tdtrace-plot, man pages, completion into PREFIX
+#                   (/usr/local), under DESTDIR if set; make uninstall
+#   make deb-check  build the .deb (debian/) in /tmp, unpack, run, lintian
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
@@ -23,7 +27,11 @@ LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
 CFLAGS ?= -g -O2
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
 override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf
+# The source's path is kept in the object's BTF line info: relative to the
+# tree, so that the same source built elsewhere (a package build) gives the
+# same binary.
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
+	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
 # make no libbpf calls and are what unit tests link; tracer/ drives BPF;
@@ -133,8 +141,20 @@ unit: $(UNIT_TESTS)
 integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 	tests/run.sh $(INTEG_TESTS) $(FAULT_TESTS)
 
+# tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot); they
+# print cmocka's summary lines, so tests/run.sh counts them as binaries.
+TOOL_TESTS := tests/tools/test_plot.sh
+
+test-tools:
+	tests/run.sh $(TOOL_TESTS)
+
+# Builds the Debian package from a copy of this tree in /tmp, unpacks it
+# into an empty tree, runs it and lints it. Slow, so not in make test.
+deb-check:
+	tests/run.sh tests/tools/test_deb.sh
+
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
-	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS)
+	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
 # OUTPUT, then unit and integration tests against it. Every report goes to a
@@ -188,6 +208,37 @@ fuzz: $(FUZZERS)
 
 deps:
 	scripts/install-deps.sh
+
+# make install: GNU's conventions. PREFIX (or prefix) and the directories
+# may be set on the command line; DESTDIR is put before every path and is
+# never set here (a package build stages into it: debian/rules). tdtrace
+# goes to sbin with a section 8 page: it needs root, or CAP_BPF and
+# CAP_PERFMON. tdtrace-plot needs nothing of the kind: bin, section 1.
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+sbindir ?= $(prefix)/sbin
+bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
+man1dir ?= $(mandir)/man1
+man8dir ?= $(mandir)/man8
+# pkg-config --variable=completionsdir bash-completion, relative to the prefix;
+# the file is named as the command, for bash-completion's loading on demand.
+bashcompdir ?= $(prefix)/share/bash-completion/completions
+INSTALL ?= install
+
+INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
+	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace
+
+install: all
+	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
+	$(INSTALL) -D -m 0755 tools/tdtrace-plot $(DESTDIR)$(bindir)/tdtrace-plot
+	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.8 $(DESTDIR)$(man8dir)/tdtrace.8
+	$(INSTALL) -D -m 0644 tools/tdtrace-plot.1 $(DESTDIR)$(man1dir)/tdtrace-plot.1
+	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
+
+# Only the files install wrote; the directories may hold others' files.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # The README's two commands.
 run: deps

@@ -6,10 +6,11 @@ set -eu
 # mandoc lints the man page; prometheus gives promtool and a real server
 # for the exporter's tests.
 # valgrind and libclang-rt-14-dev (clang's ASan, UBSan and libFuzzer runtimes,
-# only recommended by clang) are for make sanitize, valgrind and fuzz.
+# only recommended by clang) are for make sanitize, valgrind and fuzz;
+# python3-matplotlib is for tools/tdtrace-plot and its test.
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config \
 libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev \
-mandoc prometheus"
+mandoc prometheus python3-matplotlib libmicrohttpd-dev"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,229 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/tdtrace-plot on recorded lines: it writes a valid PNG and SVG of the
+# documented size, with the panels the lines call for, and fails on bad
+# input with the documented exit status (its --help: 0 written, 1 input or
+# output, 2 command line, 3 no matplotlib).
+#
+# Fixtures (tests/fixtures/plot/README.md): software-run.jsonl, recorded by
+# tdtrace --software on a development VM; synthetic-topdown.jsonl, made-up
+# TopDown lines (no machine here has a TopDown PMU).
+#
+# Prints cmocka's summary lines, so that tests/run.sh counts it as it counts
+# the test binaries. Skips, saying why, without python3-matplotlib.
+set -u
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+PLOT=${TDTRACE_PLOT:-$here/tools/tdtrace-plot}
+FIX=$here/tests/fixtures/plot
+SW=$FIX/software-run.jsonl
+TD=$FIX/synthetic-topdown.jsonl
+
+passed=0
+failed=""
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The interpreter tdtrace-plot runs under (its #! line), which is the one
+# that needs matplotlib; not whichever python3 is first on PATH.
+interp=$(sed -n '1s/^#! *//p' "$PLOT")
+if ! $interp -c 'import matplotlib' 2>/dev/null; then
+	echo "test_plot: $interp cannot import matplotlib: install python3-matplotlib"
+	echo "[  PASSED  ] 0 test(s)."
+	echo "[  SKIPPED ] 1 test(s), listed below:"
+	echo "[  SKIPPED ] test_plot"
+	exit 0
+fi
+
+ok() {
+	echo "[       OK ] $1"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "[  FAILED  ] $1: $2"
+	failed="$failed $1"
+}
+
+# png_size FILE: "WIDTH HEIGHT" from the IHDR chunk, or nothing if FILE is
+# not a PNG. The 8-byte signature, then the first chunk: 4 bytes of length,
+# "IHDR", width and height as 4-byte big-endian numbers (RFC 2083, 3.1, 4.1.1).
+png_size() {
+	[ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ] || return 0
+	[ "$(od -An -c -j12 -N4 "$1" | tr -d ' \n')" = IHDR ] || return 0
+	# shellcheck disable=SC2046 # eight numbers, split on purpose
+	set -- $(od -An -tu1 -j16 -N8 "$1")
+	echo "$((($1 << 24) + ($2 << 16) + ($3 << 8) + $4)) $((($5 << 24) + ($6 << 16) + ($7 << 8) + $8))"
+}
+
+# check_png NAME FILE WIDTH HEIGHT
+check_png() {
+	if [ ! -s "$2" ]; then
+		fail "$1" "$2 missing or empty"
+		return
+	fi
+	size=$(png_size "$2")
+	if [ "$size" != "$3 $4" ]; then
+		fail "$1" "$2: not a PNG of $3x$4 (IHDR says '${size:-no PNG}')"
+		return
+	fi
+	ok "$1"
+}
+
+# svg_texts FILE: every text of the SVG, one a line, or exit 1 if it does
+# not parse as XML with an <svg> root (tdtrace-plot keeps text as text).
+svg_texts() {
+	$interp - "$1" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+
+root = ET.parse(sys.argv[1]).getroot()
+if root.tag != "{http://www.w3.org/2000/svg}svg":
+    sys.exit(f"root element is {root.tag}, not svg")
+for el in root.iter():
+    if el.text and el.text.strip():
+        print(el.text.strip())
+EOF
+}
+
+# run NAME WANT_STATUS ARGS...: tdtrace-plot's exit status must be WANT_STATUS
+# and, when it is not 0, stderr one line starting "tdtrace-plot: " (argparse's
+# own usage errors, status 2, print the usage first).
+run() {
+	name=$1 want=$2
+	shift 2
+	"$PLOT" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name" "exit status $rc, want $want; stderr: $(cat "$tmp/err")"
+		return 1
+	fi
+	if [ "$want" != 0 ] && ! tail -n1 "$tmp/err" | grep -q '^tdtrace-plot: '; then
+		fail "$name" "no 'tdtrace-plot: ' message: $(cat "$tmp/err")"
+		return 1
+	fi
+	[ -s "$tmp/out" ] && { fail "$name" "wrote to stdout: $(cat "$tmp/out")"; return 1; }
+	return 0
+}
+
+# Sizes from --help: 800 pixels wide, 1450 with Level 2 (650 a column and
+# 150 for the legends), 320 high plus 240 per entity on TopDown runs.
+# A software run, drawn per cgroup: one panel, 800 x 320.
+run png_software 0 "$SW" -o "$tmp/sw.png" && check_png png_software "$tmp/sw.png" 800 320
+
+# The same from standard input, per process.
+if "$PLOT" -o "$tmp/stdin.png" --by process <"$SW" 2>"$tmp/err"; then
+	check_png png_stdin "$tmp/stdin.png" 800 320
+else
+	fail png_stdin "exit status $?: $(cat "$tmp/err")"
+fi
+
+# TopDown with Level 2, two processes: two columns, 2 x 650 + 150 = 1450;
+# the share panel and a row per entity, 320 + 2 x 240 = 800.
+run png_topdown_l2 0 "$TD" -o "$tmp/td.png" --by process --top 2 &&
+	check_png png_topdown_l2 "$tmp/td.png" 1450 800
+
+# The synthetic file has 3 cgroups with work and the root; the [idle] cgroup
+# is left out: 4 rows, 320 + 4 x 240 = 1280, even with --top 10.
+run png_topdown_rows 0 "$TD" -o "$tmp/td10.png" --top 10 &&
+	check_png png_topdown_rows "$tmp/td10.png" 1450 1280
+
+# 3 rows, 320 + 3 x 240 = 1040 (10.4 inches once came out as 1039 pixels).
+run png_topdown_3 0 "$TD" -o "$tmp/td3.png" --top 3 &&
+	check_png png_topdown_3 "$tmp/td3.png" 1450 1040
+
+# SVG: parses, <svg> root, and the panels named after the entities: Level 1
+# and 2 for each of the top 2 cgroups by slots (the root "/" covers every
+# other one; then db.service, 40% of the slots in 11 of 12 intervals).
+if run svg_topdown 0 "$TD" -o "$tmp/td.svg" --top 2; then
+	if ! svg_texts "$tmp/td.svg" >"$tmp/texts" 2>"$tmp/err"; then
+		fail svg_topdown "not an SVG: $(cat "$tmp/err")"
+	elif ! grep -qx '/system.slice/db.service: Level 2' "$tmp/texts" ||
+		! grep -qx '/: Level 1' "$tmp/texts"; then
+		fail svg_topdown "no Level 1 and 2 panels for / and db.service"
+	elif grep -q 'build.scope: Level' "$tmp/texts"; then
+		fail svg_topdown "a third cgroup drawn with --top 2"
+	else
+		ok svg_topdown
+	fi
+fi
+
+# A software SVG has no Level panels, and names the run's cgroups.
+if run svg_software 0 "$SW" -o "$tmp/sw.SVG"; then
+	if ! svg_texts "$tmp/sw.SVG" >"$tmp/texts" 2>"$tmp/err"; then
+		fail svg_software "not an SVG: $(cat "$tmp/err")"
+	elif grep -q 'Level' "$tmp/texts" || ! grep -qx '/plotdemo-a' "$tmp/texts"; then
+		fail svg_software "Level panels, or no /plotdemo-a line"
+	else
+		ok svg_software
+	fi
+fi
+
+# Bad input: the documented status, a one-line message that says what
+# went wrong, and no picture.
+# bad NAME STATUS MESSAGE OUT ARGS...: tdtrace-plot ARGS exits STATUS, says
+# MESSAGE (a grep pattern), and does not create OUT.
+bad() {
+	name=$1 want=$2 msg=$3 out=$4
+	shift 4
+	run "$name" "$want" "$@" || return
+	if ! grep -q -- "$msg" "$tmp/err"; then
+		fail "$name" "stderr does not say '$msg': $(cat "$tmp/err")"
+	elif [ -e "$out" ]; then
+		fail "$name" "$out was created"
+	else
+		ok "$name"
+	fi
+}
+
+bad missing_file 1 'failed to open .*nonexistent.jsonl' "$tmp/x.png" \
+	"$tmp/nonexistent.jsonl" -o "$tmp/x.png"
+
+printf 'not json\n\n{"schema":1,"type":"system","phase":"interval"}\n' >"$tmp/bad.jsonl"
+bad no_usable_lines 1 'no tdtrace --json interval lines of schema 2 (found schema' \
+	"$tmp/x.png" "$tmp/bad.jsonl" -o "$tmp/x.png"
+
+: >"$tmp/empty.jsonl"
+bad empty_file 1 'no tdtrace --json interval lines' "$tmp/x.svg" "$tmp/empty.jsonl" -o "$tmp/x.svg"
+
+# Only system lines: nothing to draw per cgroup.
+grep '"type":"system"' "$SW" >"$tmp/system.jsonl"
+bad no_entities 1 'no cgroup lines' "$tmp/x.png" "$tmp/system.jsonl" -o "$tmp/x.png"
+
+bad bad_suffix 2 'must end in .png or .svg' "$tmp/x.jpg" "$SW" -o "$tmp/x.jpg"
+bad no_output 2 'required: -o' "$tmp/x.png" "$SW"
+bad bad_top 2 '--top 0: give 1 to 20' "$tmp/x.png" "$SW" -o "$tmp/x.png" --top 0
+bad bad_by 2 "invalid choice: 'pid'" "$tmp/x.png" "$SW" -o "$tmp/x.png" --by pid
+
+# A directory that does not exist (root may write anywhere else).
+bad unwritable_output 1 'failed to write .*nodir/x.png' "$tmp/nodir/x.png" \
+	"$SW" -o "$tmp/nodir/x.png"
+
+# The man page has every option --help has (they are written by hand).
+"$PLOT" --help >"$tmp/help"
+missing=""
+# shellcheck disable=SC2013 # options are words
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help" | sort -u); do
+	# roff writes a - as \-
+	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$here/tools/tdtrace-plot.1" ||
+		missing="$missing $opt"
+done
+if [ -n "$missing" ]; then
+	fail man_page_options "tools/tdtrace-plot.1 lacks$missing"
+elif ! grep -q -- '--title' "$tmp/help"; then
+	fail man_page_options "no --title in --help: the check reads nothing"
+else
+	ok man_page_options
+fi
+
+n=$(echo "$failed" | wc -w)
+echo "[  PASSED  ] $passed test(s)."
+if [ "$n" != 0 ]; then
+	echo "[  FAILED  ] $n test(s), listed below:"
+	for t in $failed; do
+		echo "[  FAILED  ] $t"
+	done
+	exit 1
+fi
+exit 0
