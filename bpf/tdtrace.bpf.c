@@ -13,12 +13,13 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
-#include "perf_event_array.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Knobs set by the loader before load; the verifier prunes what they turn off. */
-const volatile int nr_counters = 1;
+const volatile int nr_counters = 1; /* slots in use in td_counters, per CPU */
+/* CPUs possible: td_counters' stride, td_running's size (td_attach's scan). */
+const volatile __u32 nr_cpu_ids = 1;
 const volatile bool per_thread = false;
 const volatile bool charge_tasks = true;
 const volatile bool track_times = true;
@@ -28,17 +29,18 @@ const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
 const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 
-/* One perf event array per counter role, indexed by CPU (see enum td_counter). */
-
-PERF_EVENT_ARRAY(td_counter_0);
-PERF_EVENT_ARRAY(td_counter_1);
-PERF_EVENT_ARRAY(td_counter_2);
-PERF_EVENT_ARRAY(td_counter_3);
-PERF_EVENT_ARRAY(td_counter_4);
-PERF_EVENT_ARRAY(td_counter_5);
-PERF_EVENT_ARRAY(td_counter_6);
-PERF_EVENT_ARRAY(td_counter_7);
-PERF_EVENT_ARRAY(td_counter_8);
+/*
+ * Every counter of every CPU in one perf event array, at slot * nr_cpu_ids
+ * + cpu (slot = enum td_counter role), as perf's BPF cgroup counter lays
+ * out its events: the program reads any number of counters from one map.
+ * The loader sets max_entries (slots in use * nr_cpu_ids) before load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, sizeof(u32));
+	__uint(max_entries, 1);
+} td_counters SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -122,8 +124,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct pending_move);
 } td_moves SEC(".maps");
-
-const volatile __u32 nr_cpu_ids = 1; /* td_running's size, for td_attach's scan */
 
 /* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
 struct cgroup___pre61 {
@@ -291,40 +291,46 @@ static __always_inline u64 running_cgroup(struct task_struct *prev)
 volatile bool members_direct; /* .bss: set by the loader after td_selfcheck */
 struct td_selfcheck selfcheck;
 
-/*
- * The member's struct perf_event *, from the perf event array's slot for
- * this CPU (bpf_array.ptrs[cpu] -> bpf_event_entry.event). The verifier
- * allows no arithmetic on a map pointer, so its address goes through a map
- * value first, which a privileged program may do. Found once per CPU and
- * role: the fds stay open for the whole run.
- */
-static __always_inline u64 member_event(void *array, int role, struct td_cpu_state *st)
+/* The index of counter @slot of this CPU in td_counters. */
+static __always_inline u32 counter_key(int slot, u32 cpu)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	u64 ev, addr, slot, ee = 0;
+	return (u32)slot * nr_cpu_ids + cpu;
+}
 
-	if (role < 0 || role >= TD_MAX_COUNTERS)
+/*
+ * The member's struct perf_event *, from its entry in td_counters
+ * (bpf_array.ptrs[key] -> bpf_event_entry.event). The verifier allows no
+ * arithmetic on a map pointer, so its address goes through a map value
+ * first, which a privileged program may do. Found once per CPU and slot:
+ * the fds stay open for the whole run.
+ */
+static __always_inline u64 member_event(int slot, u32 cpu, struct td_cpu_state *st)
+{
+	u64 ev, addr, entry, ee = 0;
+
+	if (slot < 0 || slot >= TD_MAX_COUNTERS)
 		return 0;
-	ev = st->member_event[role];
+	ev = st->member_event[slot];
 	if (ev)
 		return ev;
-	st->scratch = (u64)array;
+	st->scratch = (u64)&td_counters;
 	addr = *(volatile u64 *)&st->scratch;
-	slot = addr + bpf_core_field_offset(struct bpf_array, ptrs) + (u64)cpu * sizeof(void *);
-	if (bpf_probe_read_kernel(&ee, sizeof(ee), (void *)slot) || !ee)
+	entry = addr + bpf_core_field_offset(struct bpf_array, ptrs) +
+		(u64)counter_key(slot, cpu) * sizeof(void *);
+	if (bpf_probe_read_kernel(&ee, sizeof(ee), (void *)entry) || !ee)
 		return 0;
 	if (bpf_probe_read_kernel(
 		    &ev, sizeof(ev),
 		    (void *)(ee + bpf_core_field_offset(struct bpf_event_entry, event))))
 		return 0;
-	st->member_event[role] = ev;
+	st->member_event[slot] = ev;
 	return ev;
 }
 
-static __always_inline int read_member_direct(void *array, int role, struct td_cpu_state *st,
+static __always_inline int read_member_direct(int slot, u32 cpu, struct td_cpu_state *st,
 					      u64 *count)
 {
-	u64 ev = member_event(array, role, st);
+	u64 ev = member_event(slot, cpu, st);
 
 	if (!ev)
 		return -1;
@@ -333,38 +339,28 @@ static __always_inline int read_member_direct(void *array, int role, struct td_c
 		(void *)(ev + bpf_core_field_offset(struct perf_event, count)));
 }
 
-static __always_inline int read_counter(void *array, int role, struct td_cpu_state *st,
-					struct bpf_perf_event_value *v)
+/* A helper read of counter @slot of this CPU (the kernel checks it is this CPU's). */
+static __always_inline int read_helper(int slot, u32 cpu, struct bpf_perf_event_value *v)
 {
-	if (role >= nr_counters)
-		return 0;
-	/* Members after the leader's read: their counts are current already. */
-	if (role > 0 && members_direct)
-		return read_member_direct(array, role, st, &st->cur[role]) ? -1 : 0;
-	if (bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, v, sizeof(*v)))
-		return -1;
-	st->cur[role] = v->counter;
-	return 0;
+	return bpf_perf_event_read_value(&td_counters, counter_key(slot, cpu), v, sizeof(*v));
 }
 
 /* Compare, for one member, a direct read with a helper read taken just after. */
-static __always_inline void check_member(void *array, int role, struct td_cpu_state *st)
+static __always_inline void check_member(int slot, u32 cpu, struct td_cpu_state *st)
 {
 	struct bpf_perf_event_value v;
 	u64 direct;
 
-	if (role >= nr_counters)
-		return;
-	if (read_member_direct(array, role, st, &direct) ||
-	    bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, &v, sizeof(v))) {
+	if (read_member_direct(slot, cpu, st, &direct) || read_helper(slot, cpu, &v)) {
 		selfcheck.failed++;
 		return;
 	}
 	selfcheck.reads++;
 	/* Each member must be its own event: equal counts of two events prove nothing. */
 	for (int other = 1; other < TD_MAX_COUNTERS; other++) {
-		if (other != role && other < nr_counters &&
-		    st->member_event[other] == st->member_event[role]) {
+		if (other >= nr_counters)
+			break;
+		if (other != slot && st->member_event[other] == st->member_event[slot]) {
 			selfcheck.failed++;
 			return;
 		}
@@ -381,21 +377,18 @@ static __always_inline void check_member(void *array, int role, struct td_cpu_st
 SEC("raw_tp")
 int td_selfcheck(void *ctx)
 {
+	u32 cpu = bpf_get_smp_processor_id(), zero = 0;
 	struct bpf_perf_event_value v;
 	struct td_cpu_state *st;
-	u32 zero = 0;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
-	if (!st || bpf_perf_event_read_value(&td_counter_0, BPF_F_CURRENT_CPU, &v, sizeof(v)))
+	if (!st || read_helper(0, cpu, &v))
 		return 0;
-	check_member(&td_counter_1, 1, st);
-	check_member(&td_counter_2, 2, st);
-	check_member(&td_counter_3, 3, st);
-	check_member(&td_counter_4, 4, st);
-	check_member(&td_counter_5, 5, st);
-	check_member(&td_counter_6, 6, st);
-	check_member(&td_counter_7, 7, st);
-	check_member(&td_counter_8, 8, st);
+	for (int slot = 1; slot < TD_MAX_COUNTERS; slot++) {
+		if (slot >= nr_counters)
+			break;
+		check_member(slot, cpu, st);
+	}
 	return 0;
 }
 
@@ -405,17 +398,27 @@ int td_selfcheck(void *ctx)
  */
 static __always_inline int read_counters(struct td_cpu_state *st, u64 *enabled, u64 *running)
 {
+	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
 
-	if (read_counter(&td_counter_0, 0, st, &v))
+	if (read_helper(0, cpu, &v))
 		return -1;
+	st->cur[0] = v.counter;
 	*enabled = v.enabled;
 	*running = v.running;
-	if (read_counter(&td_counter_1, 1, st, &v) || read_counter(&td_counter_2, 2, st, &v) ||
-	    read_counter(&td_counter_3, 3, st, &v) || read_counter(&td_counter_4, 4, st, &v) ||
-	    read_counter(&td_counter_5, 5, st, &v) || read_counter(&td_counter_6, 6, st, &v) ||
-	    read_counter(&td_counter_7, 7, st, &v) || read_counter(&td_counter_8, 8, st, &v))
-		return -1;
+	for (int slot = 1; slot < TD_MAX_COUNTERS; slot++) {
+		if (slot >= nr_counters)
+			break;
+		/* Members after the leader's read: their counts are current already. */
+		if (members_direct) {
+			if (read_member_direct(slot, cpu, st, &st->cur[slot]))
+				return -1;
+		} else {
+			if (read_helper(slot, cpu, &v))
+				return -1;
+			st->cur[slot] = v.counter;
+		}
+	}
 	return 0;
 }
 
@@ -473,7 +476,8 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 			val = bpf_map_lookup_elem(&td_entries, &key);
 		}
 		if (!val) {
-			/* Map full: keep the delta, count the drop (for tasks and cgroups alike). */
+			/* Map full: keep the delta, count the drop (for tasks and cgroups alike).
+			 */
 			add_local(&tot->task_overflow, d);
 			add_local(&tot->cgroup_overflow, d);
 			tot->task_drops++;

@@ -15,25 +15,16 @@
 #include "tdtrace.skel.h"
 #include "tracer/tracer.h"
 
-static struct bpf_map *counter_map(struct tdtrace *skel, int role)
+/* Put every open counter fd into td_counters, at the program's slot * nr_cpu_ids + cpu. */
+static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 {
-	struct bpf_map *maps[TD_MAX_COUNTERS] = {
-		skel->maps.td_counter_0, skel->maps.td_counter_1, skel->maps.td_counter_2,
-		skel->maps.td_counter_3, skel->maps.td_counter_4, skel->maps.td_counter_5,
-		skel->maps.td_counter_6, skel->maps.td_counter_7, skel->maps.td_counter_8,
-	};
-	return maps[role];
-}
+	int map_fd = bpf_map__fd(skel->maps.td_counters);
+	__u32 stride = skel->rodata->nr_cpu_ids;
 
-/* Put every open counter fd into its perf event array, at its CPU. */
-static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
-{
-	for (int role = 0; role < g->nr_counters; role++) {
-		int map_fd = bpf_map__fd(counter_map(skel, role));
-
+	for (int slot = 0; slot < g->nr_counters; slot++) {
 		for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
-			int fd = cpu_groups_fd(g, cpu, role);
-			__u32 key = cpu;
+			int fd = cpu_groups_fd(g, cpu, slot);
+			__u32 key = slot * stride + cpu;
 
 			if (fd >= 0 && bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
 				return -errno;
@@ -139,6 +130,8 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	bpf_map__set_max_entries(skel->maps.td_running, nr_cpus);
 	bpf_map__set_max_entries(skel->maps.td_moves, nr_cpus);
 	skel->rodata->nr_cpu_ids = nr_cpus;
+	/* One slot per counter and CPU possible: the program indexes slot * nr_cpus + cpu. */
+	bpf_map__set_max_entries(skel->maps.td_counters, p->counters.nr * nr_cpus);
 	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
 	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
 }
@@ -167,7 +160,7 @@ static int load(struct tracer *tr, const struct options *o)
 /* Fill the maps, start the counters, choose how members are read. */
 static int start_counting(struct tracer *tr, const struct plan *p)
 {
-	int err = fill_counter_maps(tr->skel, &tr->groups);
+	int err = fill_counter_map(tr->skel, &tr->groups);
 
 	if (!err)
 		err = mark_counted_cpus(tr->skel, &tr->groups);
