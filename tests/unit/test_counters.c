@@ -129,7 +129,7 @@ static void test_from_pmu_info(void **state)
 	assert_non_null(pmu);
 	pmu->type = 42;
 	pmu->level = 1;
-	for (i = 0; i < TD_MAX_COUNTERS; i++) {
+	for (i = 0; i < TD_NR_ROLES; i++) {
 		pmu->events[i].present = true;
 		pmu->events[i].config[0] = 0x1000 + i;
 		pmu->events[i].config[1] = 0x2000 + i;

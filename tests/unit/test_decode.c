@@ -45,8 +45,8 @@ static struct td_counts mk(struct vec v)
 	c.count[TD_BR_MISPREDICT] = v.br;
 	c.count[TD_FETCH_LAT] = v.fetch_lat;
 	c.count[TD_MEM_BOUND] = v.mem;
-	c.enabled_ns = v.enabled;
-	c.running_ns = v.running;
+	c.enabled_ns[0] = v.enabled;
+	c.running_ns[0] = v.running;
 	c.slices = 1;
 	return c;
 }
@@ -533,6 +533,41 @@ static void test_not_multiplexed(void **state)
 	assert_near(m.slots, 1000.0, 0);
 }
 
+/*
+ * Times are kept per group; the scale and the multiplexed flag come from
+ * group 0 (the slots group) alone. Group 1 running half its enabled time
+ * leaves scale 1; group 0 running 1000 of 4000 ns gives 4000 / 1000 = 4,
+ * whatever group 1 says.
+ */
+static void test_scale_from_group0(void **state)
+{
+	struct td_counts c = mk((struct vec){ .slots = 1000,
+					      .ret = 250,
+					      .bad = 100,
+					      .fe = 300,
+					      .be = 350,
+					      .enabled = 5000,
+					      .running = 5000 });
+	struct td_metrics m;
+
+	c.enabled_ns[1] = 2000;
+	c.running_ns[1] = 1000;
+	c.enabled_ns[TD_MAX_GROUPS - 1] = 7;
+	c.running_ns[TD_MAX_GROUPS - 1] = 0;
+	assert_near(td_counts_scale(&c), 1.0, 0);
+	td_decode(&c, 1, &m);
+	assert_false(m.multiplexed);
+	assert_false(m.never_counted);
+	assert_near(m.slots, 1000.0, 0);
+
+	c.enabled_ns[0] = 4000;
+	c.running_ns[0] = 1000;
+	assert_near(td_counts_scale(&c), 4.0, 0);
+	td_decode(&c, 1, &m);
+	assert_true(m.multiplexed);
+	assert_near(m.slots, 4000.0, 0);
+}
+
 /* enabled > 0 but running == 0: the group never got the PMU. */
 static void test_never_counted(void **state)
 {
@@ -567,8 +602,8 @@ static struct td_counts counts_seq(__u64 base, __u64 step)
 
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		c.count[i] = base + step * i;
-	c.enabled_ns = base * 10;
-	c.running_ns = base * 9;
+	c.enabled_ns[0] = base * 10;
+	c.running_ns[0] = base * 9;
 	c.slices = base + 1;
 	return c;
 }
@@ -587,8 +622,8 @@ static void test_counts_sub(void **state)
 	/* (1000 + 100 i) - (100 + 10 i) = 900 + 90 i */
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		assert_int_equal(out.count[i], 900 + 90 * i);
-	assert_int_equal(out.enabled_ns, 9000);
-	assert_int_equal(out.running_ns, 8100);
+	assert_int_equal(out.enabled_ns[0], 9000);
+	assert_int_equal(out.running_ns[0], 8100);
 	assert_int_equal(out.slices, 900);
 
 	/* Inputs untouched. */
@@ -599,8 +634,8 @@ static void test_counts_sub(void **state)
 	td_counts_sub(&a, &a, &out);
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		assert_int_equal(out.count[i], 0);
-	assert_int_equal(out.enabled_ns, 0);
-	assert_int_equal(out.running_ns, 0);
+	assert_int_equal(out.enabled_ns[0], 0);
+	assert_int_equal(out.running_ns[0], 0);
 	assert_int_equal(out.slices, 0);
 }
 
@@ -616,8 +651,8 @@ static void test_counts_sub_saturates(void **state)
 	b.count[TD_RETIRING] = 1101; /* 1100 - 1101 -> 0 */
 	b.count[TD_MEM_BOUND] = UINT64_MAX;
 	b.count[TD_FE_BOUND] = 1299; /* 1300 - 1299 = 1 */
-	b.enabled_ns = 10001;	     /* 10000 - 10001 -> 0 */
-	b.running_ns = 1;	     /* 9000 - 1 = 8999 */
+	b.enabled_ns[0] = 10001;	     /* 10000 - 10001 -> 0 */
+	b.running_ns[0] = 1;	     /* 9000 - 1 = 8999 */
 	b.slices = UINT64_MAX;
 	td_counts_sub(&a, &b, &out);
 	assert_int_equal(out.count[TD_SLOTS], 1000);
@@ -625,8 +660,8 @@ static void test_counts_sub_saturates(void **state)
 	assert_int_equal(out.count[TD_BAD_SPEC], 0); /* equal */
 	assert_int_equal(out.count[TD_FE_BOUND], 1);
 	assert_int_equal(out.count[TD_MEM_BOUND], 0);
-	assert_int_equal(out.enabled_ns, 0);
-	assert_int_equal(out.running_ns, 8999);
+	assert_int_equal(out.enabled_ns[0], 0);
+	assert_int_equal(out.running_ns[0], 8999);
 	assert_int_equal(out.slices, 0);
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		assert_true(out.count[i] <= a.count[i]);
@@ -643,8 +678,8 @@ static void test_counts_add(void **state)
 	/* 2 * (100 + 10 i) */
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		assert_int_equal(acc.count[i], 200 + 20 * i);
-	assert_int_equal(acc.enabled_ns, 2000);
-	assert_int_equal(acc.running_ns, 1800);
+	assert_int_equal(acc.enabled_ns[0], 2000);
+	assert_int_equal(acc.running_ns[0], 1800);
 	assert_int_equal(acc.slices, 202);
 	/* c untouched */
 	assert_int_equal(c.count[0], 100);
@@ -653,11 +688,11 @@ static void test_counts_add(void **state)
 	memset(&c, 0, sizeof(c));
 	memset(&acc, 0, sizeof(acc));
 	c.count[TD_BE_BOUND] = 1ULL << 40;
-	c.running_ns = 1ULL << 33;
+	c.running_ns[0] = 1ULL << 33;
 	td_counts_add(&acc, &c);
 	td_counts_add(&acc, &c);
 	assert_int_equal(acc.count[TD_BE_BOUND], 1ULL << 41);
-	assert_int_equal(acc.running_ns, 1ULL << 34);
+	assert_int_equal(acc.running_ns[0], 1ULL << 34);
 	assert_int_equal(acc.count[TD_SLOTS], 0);
 
 	/* add then sub gives the original back */
@@ -745,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_multiplexed_documented),
 		cmocka_unit_test(test_not_multiplexed),
 		cmocka_unit_test(test_never_counted),
+		cmocka_unit_test(test_scale_from_group0),
 		cmocka_unit_test(test_counts_sub),
 		cmocka_unit_test(test_counts_sub_saturates),
 		cmocka_unit_test(test_counts_add),

@@ -19,7 +19,7 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
 	if (pmu->level < 1)
 		return -ENODEV;
 	set->level = pmu->level;
-	set->nr = pmu->level >= 2 ? TD_MAX_COUNTERS : TD_BE_BOUND + 1;
+	set->nr = pmu->level >= 2 ? TD_NR_ROLES : TD_BE_BOUND + 1;
 	set->software = false;
 	for (i = 0; i < set->nr; i++) {
 		struct perf_event_attr *attr = &set->attr[i];

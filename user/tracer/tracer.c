@@ -33,8 +33,12 @@ static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 	return 0;
 }
 
-/* Mark the CPUs whose counters are open: the program does nothing on the others. */
-static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
+/*
+ * Give each CPU its counter layout (struct td_cpu_state): the slots open
+ * there, all in one group led by slot 0, as cpu_groups_open() opens them.
+ * CPUs left out get nr_counters 0: the program reads nothing there.
+ */
+static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g)
 {
 	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
 	__u32 zero = 0;
@@ -42,8 +46,13 @@ static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
 
 	if (!st)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < g->nr_cpus; cpu++)
-		st[cpu].counted = cpu_groups_fd(g, cpu, 0) >= 0;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		if (cpu_groups_fd(g, cpu, 0) < 0)
+			continue;
+		st[cpu].nr_counters = g->nr_counters;
+		st[cpu].nr_groups = 1;
+		st[cpu].leads[0] = 1; /* group[] all 0 */
+	}
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
 		err = -errno;
 	free(st);
@@ -109,7 +118,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	struct tdtrace *skel = tr->skel;
 	int nr_cpus = libbpf_num_possible_cpus();
 
+	/* Bounds of every CPU's layout (set_cpu_layouts): one group today. */
 	skel->rodata->nr_counters = p->counters.nr;
+	skel->rodata->nr_groups = 1;
 	skel->rodata->per_thread = o->per_thread;
 	skel->rodata->charge_tasks = !o->per_cgroup;
 	skel->rodata->track_times = !p->counters.software;
@@ -163,7 +174,7 @@ static int start_counting(struct tracer *tr, const struct plan *p)
 	int err = fill_counter_map(tr->skel, &tr->groups);
 
 	if (!err)
-		err = mark_counted_cpus(tr->skel, &tr->groups);
+		err = set_cpu_layouts(tr->skel, &tr->groups);
 	if (!err)
 		err = cpu_groups_enable(&tr->groups);
 	if (!err && p->counters.nr > 1)
