@@ -54,9 +54,12 @@ int counters_software_members(struct counter_set *set, const char *list)
 	};
 	const char *p = list;
 
+	int group = 0;
+	bool leads = false;
+
 	counters_software(set);
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ",/");
 		size_t k;
 
 		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -66,11 +69,26 @@ int counters_software_members(struct counter_set *set, const char *list)
 			return -EINVAL;
 		set->attr[set->nr] = set->attr[0];
 		set->attr[set->nr].config = known[k].config;
-		set->attr[set->nr].disabled = 0; /* members follow the leader */
+		/* Members follow their leader; a leader starts disabled, as counter 0 does. */
+		set->attr[set->nr].disabled = leads;
+		set->group[set->nr] = group;
 		set->name[set->nr++] = known[k].name;
-		p += len + (p[len] == ',');
+		leads = p[len] == '/';
+		if (leads && ++group == TD_MAX_GROUPS)
+			return -EINVAL;
+		p += len + (p[len] != 0);
 	}
-	return 0;
+	return leads ? -EINVAL : 0; /* a '/' with no event after it */
+}
+
+bool counters_leads(const struct counter_set *set, int i)
+{
+	return i == 0 || set->group[i] != set->group[i - 1];
+}
+
+int counters_nr_groups(const struct counter_set *set)
+{
+	return set->nr ? set->group[set->nr - 1] + 1 : 0;
 }
 
 void counters_cgroup_switches(struct counter_set *set)

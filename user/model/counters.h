@@ -16,7 +16,19 @@ struct counter_set {
 	bool software; /* leader is cpu-clock, no TopDown ratios */
 	struct perf_event_attr attr[TD_MAX_COUNTERS];
 	const char *name[TD_MAX_COUNTERS]; /* event names as perf spells them */
+	/*
+	 * The perf event group of each counter: 0, 1, ... in order, each
+	 * group's counters next to each other, the first of a group leading
+	 * it. All 0 (one group led by counter 0) unless set otherwise.
+	 */
+	__u8 group[TD_MAX_COUNTERS];
 };
+
+/* Does counter @i lead its group? */
+bool counters_leads(const struct counter_set *set, int i);
+
+/* How many groups @set has (1 for a set with counters). */
+int counters_nr_groups(const struct counter_set *set);
 
 /*
  * TopDown group from @pmu: slots leader + 4 L1 metrics (+ 4 L2 with level 2).
@@ -32,7 +44,11 @@ void counters_software(struct counter_set *set);
 /*
  * Tests only (--test-members): cpu-clock leading software members named in
  * @list ("context-switches,page-faults,cpu-clock"), to exercise the member
- * read paths without a PMU. Returns 0, or -EINVAL for an unknown name.
+ * read paths without a PMU. A '/' starts a new group, led by the event
+ * named after it ("context-switches/page-faults,cpu-migrations": cpu-clock
+ * and context-switches, then page-faults leading cpu-migrations). Returns
+ * 0, or -EINVAL for an unknown or missing name, more than TD_MAX_COUNTERS
+ * counters or TD_MAX_GROUPS groups.
  */
 int counters_software_members(struct counter_set *set, const char *list);
 

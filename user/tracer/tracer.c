@@ -35,10 +35,11 @@ static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 
 /*
  * Give each CPU its counter layout (struct td_cpu_state): the slots open
- * there, all in one group led by slot 0, as cpu_groups_open() opens them.
- * CPUs left out get nr_counters 0: the program reads nothing there.
+ * there, in the groups of @set, as cpu_groups_open() opened them. CPUs
+ * left out get nr_counters 0: the program reads nothing there.
  */
-static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g)
+static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g,
+			   const struct counter_set *set)
 {
 	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
 	__u32 zero = 0;
@@ -49,9 +50,12 @@ static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g)
 	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
 		if (cpu_groups_fd(g, cpu, 0) < 0)
 			continue;
-		st[cpu].nr_counters = g->nr_counters;
-		st[cpu].nr_groups = 1;
-		st[cpu].leads[0] = 1; /* group[] all 0 */
+		st[cpu].nr_counters = set->nr;
+		st[cpu].nr_groups = counters_nr_groups(set);
+		for (int slot = 0; slot < set->nr; slot++) {
+			st[cpu].group[slot] = set->group[slot];
+			st[cpu].leads[slot] = counters_leads(set, slot);
+		}
 	}
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
 		err = -errno;
@@ -118,9 +122,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	struct tdtrace *skel = tr->skel;
 	int nr_cpus = libbpf_num_possible_cpus();
 
-	/* Bounds of every CPU's layout (set_cpu_layouts): one group today. */
+	/* Bounds of every CPU's layout (set_cpu_layouts): the same on every CPU today. */
 	skel->rodata->nr_counters = p->counters.nr;
-	skel->rodata->nr_groups = 1;
+	skel->rodata->nr_groups = counters_nr_groups(&p->counters);
 	skel->rodata->per_thread = o->per_thread;
 	skel->rodata->charge_tasks = !o->per_cgroup;
 	skel->rodata->track_times = !p->counters.software;
@@ -174,7 +178,7 @@ static int start_counting(struct tracer *tr, const struct plan *p)
 	int err = fill_counter_map(tr->skel, &tr->groups);
 
 	if (!err)
-		err = set_cpu_layouts(tr->skel, &tr->groups);
+		err = set_cpu_layouts(tr->skel, &tr->groups, &p->counters);
 	if (!err)
 		err = cpu_groups_enable(&tr->groups);
 	if (!err && p->counters.nr > 1)
