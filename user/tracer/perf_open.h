@@ -8,7 +8,7 @@
 #include "model/counters.h"
 
 struct cpu_groups {
-	int nr_cpus;		     /* possible CPUs: the perf event arrays' size */
+	int nr_cpus;		     /* possible CPUs: td_counters' stride */
 	int nr_counters;	     /* per CPU, all groups */
 	int *fd;		     /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
 	bool leads[TD_MAX_COUNTERS]; /* the counter leads its group (counter_set.group) */

@@ -2,7 +2,7 @@
 /*
  * Open the counters, then the BPF object in libbpf's order: open ->
  * configure (const volatile knobs, map sizes, which programs load) ->
- * load -> fill the perf event arrays -> attach.
+ * load -> fill the perf event array -> attach.
  */
 #include <errno.h>
 #include <stdio.h>
