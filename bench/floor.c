@@ -19,6 +19,9 @@
 #include "model/counters.h"
 #include "tracer/perf_open.h"
 
+/* floor.bpf.c reads up to nine arrays, floor_counter_0..8, one per counter. */
+#define FLOOR_MAX_COUNTERS 9
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -33,7 +36,7 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list args)
 
 int main(int argc, char **argv)
 {
-	struct cpu_groups groups[TD_MAX_COUNTERS] = {};
+	struct cpu_groups groups[FLOOR_MAX_COUNTERS] = {};
 	struct counter_set cs;
 	struct floor *skel = NULL;
 	bool read_mode;
@@ -46,8 +49,8 @@ int main(int argc, char **argv)
 	read_mode = !strcmp(argv[1], "read");
 	if (argc > 2)
 		nr = atoi(argv[2]);
-	if (nr < 1 || nr > TD_MAX_COUNTERS) {
-		fprintf(stderr, "floor: N must be 1 to %d\n", TD_MAX_COUNTERS);
+	if (nr < 1 || nr > FLOOR_MAX_COUNTERS) {
+		fprintf(stderr, "floor: N must be 1 to %d\n", FLOOR_MAX_COUNTERS);
 		return 2;
 	}
 	libbpf_set_print(quiet);
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (read_mode) {
-		struct bpf_map *maps[TD_MAX_COUNTERS] = {
+		struct bpf_map *maps[FLOOR_MAX_COUNTERS] = {
 			skel->maps.floor_counter_0, skel->maps.floor_counter_1,
 			skel->maps.floor_counter_2, skel->maps.floor_counter_3,
 			skel->maps.floor_counter_4, skel->maps.floor_counter_5,
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
 	ret = 0;
 cleanup:
 	floor__destroy(skel);
-	for (int i = 0; i < TD_MAX_COUNTERS; i++)
+	for (int i = 0; i < FLOOR_MAX_COUNTERS; i++)
 		cpu_groups_close(&groups[i]);
 	return ret;
 }

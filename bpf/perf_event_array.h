@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A perf event array indexed by CPU: one per counter role (BPF side only). */
+/* A perf event array indexed by CPU, one per counter (bench/floor.bpf.c only). */
 #ifndef TD_PERF_EVENT_ARRAY_H
 #define TD_PERF_EVENT_ARRAY_H
 

@@ -13,12 +13,19 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
-#include "perf_event_array.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Knobs set by the loader before load; the verifier prunes what they turn off. */
+/*
+ * The most counter slots and groups any CPU has: bounds on the per-CPU
+ * layout (struct td_cpu_state), so that with one counter the verifier
+ * prunes the loops after one round.
+ */
 const volatile int nr_counters = 1;
+const volatile int nr_groups = 1;
+/* CPUs possible: td_counters' stride, td_running's size (td_attach's scan). */
+const volatile __u32 nr_cpu_ids = 1;
 const volatile bool per_thread = false;
 const volatile bool charge_tasks = true;
 const volatile bool track_times = true;
@@ -28,17 +35,18 @@ const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
 const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 
-/* One perf event array per counter role, indexed by CPU (see enum td_counter). */
-
-PERF_EVENT_ARRAY(td_counter_0);
-PERF_EVENT_ARRAY(td_counter_1);
-PERF_EVENT_ARRAY(td_counter_2);
-PERF_EVENT_ARRAY(td_counter_3);
-PERF_EVENT_ARRAY(td_counter_4);
-PERF_EVENT_ARRAY(td_counter_5);
-PERF_EVENT_ARRAY(td_counter_6);
-PERF_EVENT_ARRAY(td_counter_7);
-PERF_EVENT_ARRAY(td_counter_8);
+/*
+ * Every counter of every CPU in one perf event array, at slot * nr_cpu_ids
+ * + cpu (slot = enum td_counter role), as perf's BPF cgroup counter lays
+ * out its events: the program reads any number of counters from one map.
+ * The loader sets max_entries (slots in use * nr_cpu_ids) before load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, sizeof(u32));
+	__uint(max_entries, 1);
+} td_counters SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -122,8 +130,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct pending_move);
 } td_moves SEC(".maps");
-
-const volatile __u32 nr_cpu_ids = 1; /* td_running's size, for td_attach's scan */
 
 /* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
 struct cgroup___pre61 {
@@ -291,40 +297,46 @@ static __always_inline u64 running_cgroup(struct task_struct *prev)
 volatile bool members_direct; /* .bss: set by the loader after td_selfcheck */
 struct td_selfcheck selfcheck;
 
-/*
- * The member's struct perf_event *, from the perf event array's slot for
- * this CPU (bpf_array.ptrs[cpu] -> bpf_event_entry.event). The verifier
- * allows no arithmetic on a map pointer, so its address goes through a map
- * value first, which a privileged program may do. Found once per CPU and
- * role: the fds stay open for the whole run.
- */
-static __always_inline u64 member_event(void *array, int role, struct td_cpu_state *st)
+/* The index of counter @slot of this CPU in td_counters. */
+static __always_inline u32 counter_key(int slot, u32 cpu)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	u64 ev, addr, slot, ee = 0;
+	return (u32)slot * nr_cpu_ids + cpu;
+}
 
-	if (role < 0 || role >= TD_MAX_COUNTERS)
+/*
+ * The member's struct perf_event *, from its entry in td_counters
+ * (bpf_array.ptrs[key] -> bpf_event_entry.event). The verifier allows no
+ * arithmetic on a map pointer, so its address goes through a map value
+ * first, which a privileged program may do. Found once per CPU and slot:
+ * the fds stay open for the whole run.
+ */
+static __always_inline u64 member_event(int slot, u32 cpu, struct td_cpu_state *st)
+{
+	u64 ev, addr, entry, ee = 0;
+
+	if (slot < 0 || slot >= TD_MAX_COUNTERS)
 		return 0;
-	ev = st->member_event[role];
+	ev = st->member_event[slot];
 	if (ev)
 		return ev;
-	st->scratch = (u64)array;
+	st->scratch = (u64)&td_counters;
 	addr = *(volatile u64 *)&st->scratch;
-	slot = addr + bpf_core_field_offset(struct bpf_array, ptrs) + (u64)cpu * sizeof(void *);
-	if (bpf_probe_read_kernel(&ee, sizeof(ee), (void *)slot) || !ee)
+	entry = addr + bpf_core_field_offset(struct bpf_array, ptrs) +
+		(u64)counter_key(slot, cpu) * sizeof(void *);
+	if (bpf_probe_read_kernel(&ee, sizeof(ee), (void *)entry) || !ee)
 		return 0;
 	if (bpf_probe_read_kernel(
 		    &ev, sizeof(ev),
 		    (void *)(ee + bpf_core_field_offset(struct bpf_event_entry, event))))
 		return 0;
-	st->member_event[role] = ev;
+	st->member_event[slot] = ev;
 	return ev;
 }
 
-static __always_inline int read_member_direct(void *array, int role, struct td_cpu_state *st,
+static __always_inline int read_member_direct(int slot, u32 cpu, struct td_cpu_state *st,
 					      u64 *count)
 {
-	u64 ev = member_event(array, role, st);
+	u64 ev = member_event(slot, cpu, st);
 
 	if (!ev)
 		return -1;
@@ -333,38 +345,49 @@ static __always_inline int read_member_direct(void *array, int role, struct td_c
 		(void *)(ev + bpf_core_field_offset(struct perf_event, count)));
 }
 
-static __always_inline int read_counter(void *array, int role, struct td_cpu_state *st,
-					struct bpf_perf_event_value *v)
+/* A helper read of counter @slot of this CPU (the kernel checks it is this CPU's). */
+static __always_inline int read_helper(int slot, u32 cpu, struct bpf_perf_event_value *v)
 {
-	if (role >= nr_counters)
-		return 0;
-	/* Members after the leader's read: their counts are current already. */
-	if (role > 0 && members_direct)
-		return read_member_direct(array, role, st, &st->cur[role]) ? -1 : 0;
-	if (bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, v, sizeof(*v)))
-		return -1;
-	st->cur[role] = v->counter;
-	return 0;
+	return bpf_perf_event_read_value(&td_counters, counter_key(slot, cpu), v, sizeof(*v));
+}
+
+/*
+ * This CPU's counter layout (see struct td_cpu_state), clamped to the
+ * global bounds: the loops below stop at nr slots and ng groups.
+ */
+struct layout {
+	int nr;
+	int ng;
+};
+
+static __always_inline struct layout layout_of(const struct td_cpu_state *st)
+{
+	struct layout l = { .nr = st->nr_counters, .ng = st->nr_groups };
+
+	if (l.nr > nr_counters)
+		l.nr = nr_counters;
+	if (l.ng > nr_groups)
+		l.ng = nr_groups;
+	return l;
 }
 
 /* Compare, for one member, a direct read with a helper read taken just after. */
-static __always_inline void check_member(void *array, int role, struct td_cpu_state *st)
+static __always_inline void check_member(int slot, u32 cpu, struct td_cpu_state *st,
+					 struct layout l)
 {
 	struct bpf_perf_event_value v;
 	u64 direct;
 
-	if (role >= nr_counters)
-		return;
-	if (read_member_direct(array, role, st, &direct) ||
-	    bpf_perf_event_read_value(array, BPF_F_CURRENT_CPU, &v, sizeof(v))) {
+	if (read_member_direct(slot, cpu, st, &direct) || read_helper(slot, cpu, &v)) {
 		selfcheck.failed++;
 		return;
 	}
 	selfcheck.reads++;
 	/* Each member must be its own event: equal counts of two events prove nothing. */
-	for (int other = 1; other < TD_MAX_COUNTERS; other++) {
-		if (other != role && other < nr_counters &&
-		    st->member_event[other] == st->member_event[role]) {
+	for (int other = 0; other < TD_MAX_COUNTERS; other++) {
+		if (other >= l.nr)
+			break;
+		if (other != slot && st->member_event[other] == st->member_event[slot]) {
 			selfcheck.failed++;
 			return;
 		}
@@ -377,75 +400,109 @@ static __always_inline void check_member(void *array, int role, struct td_cpu_st
 		selfcheck.behind++;
 }
 
-/* Run by the loader on each counted CPU (BPF_F_TEST_RUN_ON_CPU) before attaching. */
+/*
+ * Run by the loader on each counted CPU (BPF_F_TEST_RUN_ON_CPU) before
+ * attaching: every member is compared just after its group leader's read.
+ */
 SEC("raw_tp")
 int td_selfcheck(void *ctx)
 {
+	u32 cpu = bpf_get_smp_processor_id(), zero = 0;
 	struct bpf_perf_event_value v;
 	struct td_cpu_state *st;
-	u32 zero = 0;
+	struct layout l;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
-	if (!st || bpf_perf_event_read_value(&td_counter_0, BPF_F_CURRENT_CPU, &v, sizeof(v)))
+	if (!st)
 		return 0;
-	check_member(&td_counter_1, 1, st);
-	check_member(&td_counter_2, 2, st);
-	check_member(&td_counter_3, 3, st);
-	check_member(&td_counter_4, 4, st);
-	check_member(&td_counter_5, 5, st);
-	check_member(&td_counter_6, 6, st);
-	check_member(&td_counter_7, 7, st);
-	check_member(&td_counter_8, 8, st);
+	l = layout_of(st);
+	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
+		if (slot >= l.nr)
+			break;
+		if (!st->leads[slot])
+			check_member(slot, cpu, st, l);
+		else if (read_helper(slot, cpu, &v))
+			selfcheck.failed++;
+	}
 	return 0;
 }
 
 /*
- * Read every counter in use on this CPU into st->cur. The leader's
- * enabled/running times stand for the whole group, which is scheduled as one.
+ * Read every counter in use on this CPU into st->cur, and each group's
+ * enabled/running times, from its leader (a group is scheduled as one),
+ * into st->cur_enabled and st->cur_running.
  */
-static __always_inline int read_counters(struct td_cpu_state *st, u64 *enabled, u64 *running)
+static __always_inline int read_counters(struct td_cpu_state *st, struct layout l)
 {
+	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
 
-	if (read_counter(&td_counter_0, 0, st, &v))
-		return -1;
-	*enabled = v.enabled;
-	*running = v.running;
-	if (read_counter(&td_counter_1, 1, st, &v) || read_counter(&td_counter_2, 2, st, &v) ||
-	    read_counter(&td_counter_3, 3, st, &v) || read_counter(&td_counter_4, 4, st, &v) ||
-	    read_counter(&td_counter_5, 5, st, &v) || read_counter(&td_counter_6, 6, st, &v) ||
-	    read_counter(&td_counter_7, 7, st, &v) || read_counter(&td_counter_8, 8, st, &v))
-		return -1;
+	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
+		if (slot >= l.nr)
+			break;
+		if (st->leads[slot]) {
+			u32 g = st->group[slot];
+
+			if (g >= TD_MAX_GROUPS || read_helper(slot, cpu, &v))
+				return -1;
+			st->cur[slot] = v.counter;
+			st->cur_enabled[g] = v.enabled;
+			st->cur_running[g] = v.running;
+		} else if (members_direct) {
+			/* After their leader's read: their counts are current already. */
+			if (read_member_direct(slot, cpu, st, &st->cur[slot]))
+				return -1;
+		} else {
+			if (read_helper(slot, cpu, &v))
+				return -1;
+			st->cur[slot] = v.counter;
+		}
+	}
 	return 0;
 }
 
 /* dst += d on this CPU only (per-CPU maps need no atomics). */
-static __always_inline void add_local(struct td_counts *dst, const struct td_counts *d)
+static __always_inline void add_local(struct td_counts *dst, const struct td_counts *d,
+				      struct layout l)
 {
-	for (int i = 0; i < TD_MAX_COUNTERS; i++)
-		if (i < nr_counters)
-			dst->count[i] += d->count[i];
-	dst->enabled_ns += d->enabled_ns;
-	dst->running_ns += d->running_ns;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= l.nr)
+			break;
+		dst->count[i] += d->count[i];
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= l.ng)
+			break;
+		dst->enabled_ns[g] += d->enabled_ns[g];
+		dst->running_ns[g] += d->running_ns[g];
+	}
 	dst->slices += d->slices;
 }
 
 /* dst += d in a map value other CPUs may be charging at the same time. */
-static __always_inline void add_atomic(struct td_counts *dst, const struct td_counts *d)
+static __always_inline void add_atomic(struct td_counts *dst, const struct td_counts *d,
+				       struct layout l)
 {
-	for (int i = 0; i < TD_MAX_COUNTERS; i++)
-		if (i < nr_counters)
-			__sync_fetch_and_add(&dst->count[i], d->count[i]);
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= l.nr)
+			break;
+		__sync_fetch_and_add(&dst->count[i], d->count[i]);
+	}
 	/* Software counters are never multiplexed: their times would say nothing. */
 	if (track_times) {
-		__sync_fetch_and_add(&dst->enabled_ns, d->enabled_ns);
-		__sync_fetch_and_add(&dst->running_ns, d->running_ns);
+		for (int g = 0; g < TD_MAX_GROUPS; g++) {
+			if (g >= l.ng)
+				break;
+			__sync_fetch_and_add(&dst->enabled_ns[g], d->enabled_ns[g]);
+			__sync_fetch_and_add(&dst->running_ns[g], d->running_ns[g]);
+		}
 	}
 	__sync_fetch_and_add(&dst->slices, d->slices);
 }
 
 static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 half,
-					 const struct td_counts *d, struct td_cpu_totals *tot)
+					 const struct td_counts *d, struct td_cpu_totals *tot,
+					 struct layout l)
 {
 	struct task_struct *owner = per_thread ? prev : prev->group_leader;
 	struct td_key key = { .cgroup_id = cgroup_id };
@@ -473,15 +530,16 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 			val = bpf_map_lookup_elem(&td_entries, &key);
 		}
 		if (!val) {
-			/* Map full: keep the delta, count the drop (for tasks and cgroups alike). */
-			add_local(&tot->task_overflow, d);
-			add_local(&tot->cgroup_overflow, d);
+			/* Map full: keep the delta, count the drop (for tasks and cgroups alike).
+			 */
+			add_local(&tot->task_overflow, d, l);
+			add_local(&tot->cgroup_overflow, d, l);
 			tot->task_drops++;
 			tot->cgroup_drops++;
 			return;
 		}
 	}
-	add_atomic(&val->c[half & 1], d);
+	add_atomic(&val->c[half & 1], d, l);
 
 	/*
 	 * Exiting (exit_state is set just before the final switch). For a
@@ -493,17 +551,22 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 }
 
 static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id, u32 half,
-				   const struct td_counts *d, struct td_cpu_totals *tot)
+				   const struct td_counts *d, struct td_cpu_totals *tot,
+				   struct layout l)
 {
 	if (!traced_) {
-		add_local(&tot->untraced, d);
+		add_local(&tot->untraced, d, l);
 		return;
 	}
-	charge_entry(t, cgroup_id, half, d, tot);
+	charge_entry(t, cgroup_id, half, d, tot, l);
 }
 
-/* v * num / den for num <= den, without overflow: v % den * num needs den < 2^32. */
-static __always_inline u64 scale(u64 v, u64 num, u64 den)
+/*
+ * v * num / den for num <= den, without overflow: v % den * num needs den < 2^32.
+ * A global function, so that the verifier checks its loop once, not at
+ * every call for every range of den (it is called per slot and group).
+ */
+__noinline u64 scale(u64 v, u64 num, u64 den)
 {
 	/* More than 4.3 s between reads: drop low bits of both (bounded for the verifier). */
 	for (int i = 0; i < 32 && den >> 32; i++) {
@@ -518,56 +581,67 @@ static __always_inline u64 scale(u64 v, u64 num, u64 den)
 /*
  * If @t was moved to another cgroup while running here, charge the part of
  * @d before the move to its old cgroup (or to untraced) and leave the rest
- * in @d. The time since the last read is the leader's enabled-time delta;
+ * in @d. The time since the last read is group 0's enabled-time delta;
  * the share before the move is exact for cpu-clock and, for TopDown, an
  * estimate in proportion to time.
  */
 static __always_inline void split_at_move(struct task_struct *t, u32 half, struct td_counts *d,
-					  struct td_cpu_totals *tot)
+					  struct td_cpu_totals *tot, struct td_cpu_state *st,
+					  struct layout l)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct pending_move *mv = bpf_map_lookup_elem(&td_moves, &cpu);
-	struct td_counts old = {};
-	u64 since_move, before;
+	struct td_counts *old = &st->moved;
+	u64 since_move, before, span = d->enabled_ns[0];
 
 	if (!mv || !mv->pid)
 		return;
-	if (mv->pid != t->pid || !d->enabled_ns) {
+	if (mv->pid != t->pid || !span) {
 		mv->pid = 0; /* stale: that task is no longer running here */
 		return;
 	}
 	since_move = bpf_ktime_get_ns() - mv->when_ns;
-	before = d->enabled_ns > since_move ? d->enabled_ns - since_move : 0;
+	before = span > since_move ? span - since_move : 0;
 	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i < nr_counters) {
-			old.count[i] = scale(d->count[i], before, d->enabled_ns);
-			d->count[i] -= old.count[i];
-		}
+		if (i >= l.nr)
+			break;
+		old->count[i] = scale(d->count[i], before, span);
+		d->count[i] -= old->count[i];
 	}
-	old.enabled_ns = scale(d->enabled_ns, before, d->enabled_ns);
-	old.running_ns = scale(d->running_ns, before, d->enabled_ns);
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= l.ng)
+			break;
+		old->enabled_ns[g] = scale(d->enabled_ns[g], before, span);
+		old->running_ns[g] = scale(d->running_ns[g], before, span);
+		d->enabled_ns[g] -= old->enabled_ns[g];
+		d->running_ns[g] -= old->running_ns[g];
+	}
 	/* The slice goes on, and ends, in the new cgroup: the old part adds no slice. */
-	d->enabled_ns -= old.enabled_ns;
-	d->running_ns -= old.running_ns;
-	charge(t, mv->old_traced, mv->old_cgroup_id, half, &old, tot);
+	old->slices = 0;
+	charge(t, mv->old_traced, mv->old_cgroup_id, half, old, tot, l);
 	mv->pid = 0;
 }
 
 /*
  * Charge @prev with this CPU's counter deltas since the last read here;
  * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
+ * Only the slots and groups of this CPU's layout are touched: st->delta
+ * and st->moved keep zeros past them.
  */
 static __always_inline int account_to(struct task_struct *prev, bool prev_traced, u64 cgroup_id)
 {
 	struct td_cpu_totals *tot;
 	struct td_cpu_state *st;
-	struct td_counts d = {};
-	u64 enabled, running;
+	struct td_counts *d;
+	struct layout l;
 	u32 zero = 0, half;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (!st)
+		return 0;
+	l = layout_of(st);
 	/* A CPU left out (an E-core, a failed open, onlined later) has nothing to read. */
-	if (!st || !st->counted)
+	if (l.nr <= 0)
 		return 0;
 	/* Read once: td_flush may move the epoch on only between two programs on this CPU. */
 	half = st->epoch & 1;
@@ -576,31 +650,36 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 		return 0;
 
 	/* A failed read keeps the old baseline: the next delta covers this slice too. */
-	if (read_counters(st, &enabled, &running)) {
+	if (read_counters(st, l)) {
 		tot->read_errors++;
 		return 0;
 	}
 
+	d = &st->delta;
 	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i < nr_counters) {
-			d.count[i] = st->cur[i] - st->last[i];
-			st->last[i] = st->cur[i];
-		}
+		if (i >= l.nr)
+			break;
+		d->count[i] = st->cur[i] - st->last[i];
+		st->last[i] = st->cur[i];
 	}
-	d.enabled_ns = enabled - st->last_enabled;
-	d.running_ns = running - st->last_running;
-	d.slices = 1;
-	st->last_enabled = enabled;
-	st->last_running = running;
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= l.ng)
+			break;
+		d->enabled_ns[g] = st->cur_enabled[g] - st->last_enabled[g];
+		d->running_ns[g] = st->cur_running[g] - st->last_running[g];
+		st->last_enabled[g] = st->cur_enabled[g];
+		st->last_running[g] = st->cur_running[g];
+	}
+	d->slices = 1;
 	if (!st->primed) {
 		st->primed = 1;
 		return 0;
 	}
 
-	add_local(&tot->all, &d);
+	add_local(&tot->all, d, l);
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
-	split_at_move(prev, half, &d, tot);
-	charge(prev, prev_traced, cgroup_id, half, &d, tot);
+	split_at_move(prev, half, d, tot, st, l);
+	charge(prev, prev_traced, cgroup_id, half, d, tot, l);
 	return 0;
 }
 

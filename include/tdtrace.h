@@ -6,13 +6,20 @@
 #ifndef TDTRACE_H
 #define TDTRACE_H
 
-#define TD_MAX_COUNTERS 9
+/*
+ * The BPF side reads, per CPU, up to TD_MAX_COUNTERS counters in up to
+ * TD_MAX_GROUPS perf event groups; which counter is in which group, and
+ * how many a CPU has, is data the loader sets (struct td_cpu_state).
+ */
+#define TD_MAX_COUNTERS 24
+#define TD_MAX_GROUPS	4
 #define TD_COMM_LEN	16
 
 /*
- * Counter roles, in the order of the perf event arrays counter_0..counter_8.
- * Role 0 is the group leader: SLOTS on TopDown hardware, cpu-clock with
- * --software. Roles 1-4 are Level 1, roles 5-8 the Level 2 metric events.
+ * Counter roles of the Intel TopDown set, in slot order, user space only
+ * (the BPF program knows slots and groups, not roles). Role 0 is the group
+ * leader: SLOTS on TopDown hardware, cpu-clock with --software. Roles 1-4
+ * are Level 1, roles 5-8 the Level 2 metric events.
  */
 enum td_counter {
 	TD_SLOTS = 0,
@@ -24,14 +31,16 @@ enum td_counter {
 	TD_BR_MISPREDICT,
 	TD_FETCH_LAT,
 	TD_MEM_BOUND,
+	TD_NR_ROLES, /* not a role: how many there are */
 };
 
 /* Everything charged to one entity; cumulative since tdtrace started. */
 struct td_counts {
-	__u64 count[TD_MAX_COUNTERS]; /* raw counter deltas, summed */
-	__u64 enabled_ns;	      /* leader time_enabled deltas, summed */
-	__u64 running_ns;	      /* leader time_running deltas, summed */
-	__u64 slices;		      /* sched_switch slices charged */
+	__u64 count[TD_MAX_COUNTERS]; /* raw counter deltas, summed, by slot */
+	/* Each group's leader time_enabled and time_running deltas, summed. */
+	__u64 enabled_ns[TD_MAX_GROUPS];
+	__u64 running_ns[TD_MAX_GROUPS];
+	__u64 slices; /* sched_switch slices charged */
 };
 
 /*
@@ -65,17 +74,37 @@ struct td_val {
 /* The idle tasks (pid 0) are charged to this pseudo cgroup id. */
 #define TD_IDLE_CGROUP_ID 0
 
-/* Per-CPU state of the BPF program: the baseline of the next delta. */
+/*
+ * Per-CPU state of the BPF program: this CPU's counter layout, set by the
+ * loader (hybrid CPUs of different types have different ones), and the
+ * baseline of the next delta.
+ *
+ * Layout: counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for
+ * s < nr_counters; it belongs to group group[s] (< nr_groups), and leads
+ * it if leads[s]. A group's leader comes before its members in slot order
+ * and gives the whole group's enabled/running times. nr_counters 0: the
+ * CPU is not counted (an E-core, a failed open, onlined later).
+ */
 struct td_cpu_state {
+	/* Set by the loader. */
+	__u32 nr_counters;
+	__u32 nr_groups;
+	__u8 group[TD_MAX_COUNTERS];
+	__u8 leads[TD_MAX_COUNTERS];
+	/* The program's own. */
 	__u64 last[TD_MAX_COUNTERS];
-	__u64 last_enabled;
-	__u64 last_running;
-	__u64 cur[TD_MAX_COUNTERS];	     /* scratch: committed only when every read succeeded */
+	__u64 last_enabled[TD_MAX_GROUPS];
+	__u64 last_running[TD_MAX_GROUPS];
+	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
+	__u64 cur_enabled[TD_MAX_GROUPS];
+	__u64 cur_running[TD_MAX_GROUPS];
 	__u64 primed;			     /* the first read on a CPU only sets the baseline */
-	__u64 counted;			     /* set by the loader on CPUs whose counters are open */
 	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
 	__u64 scratch;			     /* see member_event() in the BPF program */
 	__u64 epoch; /* which half to charge: td_flush moves it on at each interval */
+	/* Scratch of a switch, too big for the BPF stack: the delta, and its part before a move. */
+	struct td_counts delta;
+	struct td_counts moved;
 };
 
 /* What td_selfcheck found, comparing direct and helper reads of the members. */

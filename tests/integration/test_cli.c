@@ -341,8 +341,8 @@ static void test_reader_goes_away(void **state)
  * end it outright: the kernel must then release everything with its fds.
  *
  * Counters closed: the perf events are held by tdtrace's own fds, which go
- * with the process (reaped here), and by its td_counter_* perf event
- * arrays, checked gone by id with the other maps. The only other holder
+ * with the process (reaped here), and by its td_counters perf event
+ * array, checked gone by id with the other maps. The only other holder
  * could be a process that inherited them: the COMMAND row checks that the
  * command, which outlives a killed tdtrace, holds no perf event or BPF fd.
  */

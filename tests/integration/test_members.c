@@ -120,6 +120,119 @@ static void test_direct_members_match_kernel(void **state)
 	itest_proc_release(&td);
 }
 
+/* voluntary + nonvoluntary context switches of a zombie, from /proc/PID/status. */
+static long long switches_of(pid_t pid)
+{
+	char path[64], line[256];
+	long long v = -1, n = -1, x;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &x) == 1)
+			v = x;
+		else if (sscanf(line, "nonvoluntary_ctxt_switches: %lld", &x) == 1)
+			n = x;
+	}
+	fclose(f);
+	return v < 0 || n < 0 ? -1 : v + n;
+}
+
+#define HOPS	  400
+#define HOP_PAGES 50
+
+/*
+ * Two groups in the one perf event array: cpu-clock leading
+ * context-switches (read directly), then page-faults leading
+ * cpu-migrations (read directly after it). The hopper moves from CPU to
+ * CPU, so its counts come from every slot of every CPU. What is charged
+ * to it must match the kernel's own counts of the process:
+ * - page faults, from the group 1 leader: minflt + majflt, at least
+ *   HOPS * HOP_PAGES = 20000 (one per page touched), within 1%;
+ * - context switches, from a group 0 member: the counter moves just
+ *   after sched_switch, so each switch into the hopper lands in the
+ *   hopper's slice; switches in = switches out = voluntary +
+ *   nonvoluntary, at least HOPS (one sleep per hop), give or take the
+ *   exit's last switch: within 2 + 0.5%.
+ * Every counter, cpu-migrations too, must add up: system = processes +
+ * task overflow + untraced.
+ */
+static void test_groups_match_kernel(void **state)
+{
+	static const char *const names[] = { "cpu-clock", "context-switches", "page-faults",
+					     "cpu-migrations" };
+	char hops[16], pages[16];
+	char *argv[] = { (char *)itest_helper_path("hopper"), "-w", hops, pages, NULL };
+	long long faults = -1, switches = -1, charged_faults = -1, charged_switches = -1;
+	long long sys[4] = { 0 }, procs[4] = { 0 }, over[4] = { 0 }, untraced[4] = { 0 };
+	struct itest_proc h;
+	json_t *lines, *o;
+	char *out, *err;
+	int code, bad;
+	size_t i;
+
+	snprintf(hops, sizeof(hops), "%d", HOPS);
+	snprintf(pages, sizeof(pages), "%d", HOP_PAGES);
+	start_td("context-switches/page-faults,cpu-migrations");
+	err = itest_stderr(&td);
+	print_message("%s", err);
+	/* 2 members per CPU, both eagerly updated: direct reads are sound. */
+	assert_non_null(strstr(err, "members read directly"));
+	free(err);
+
+	assert_int_equal(itest_spawn(&h, argv, ITEST_STDIN_PIPE), 0);
+	assert_int_equal(write(h.in_pipe, "g", 1), 1);
+	assert_int_equal(itest_wait_nowait(&h, 10000), 0);
+	faults = faults_of(h.pid); /* a zombie: final, not reaped yet */
+	switches = switches_of(h.pid);
+	itest_wait(&h, 1000);
+	assert_int_equal(itest_exit_code(&h), 0);
+
+	code = itest_signal_and_wait(&td, SIGINT, STOP_MS);
+	out = itest_stdout(&td);
+	lines = itest_parse_jsonl(out, &bad);
+	json_array_foreach(lines, i, o)
+	{
+		if (!itest_jis(o, "phase", "summary"))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			if (itest_jis(o, "type", "process")) {
+				procs[k] += itest_jcount(o, "counts", names[k]);
+			} else if (itest_jis(o, "type", "system")) {
+				sys[k] = itest_jcount(o, "counts", names[k]);
+				over[k] = itest_jcount(o, "task_overflow", names[k]);
+				untraced[k] = itest_jcount(o, "untraced", names[k]);
+			}
+		}
+		if (itest_jis(o, "type", "process") && itest_jint(o, "pid") == h.pid) {
+			charged_faults = itest_jcount(o, "counts", "page-faults");
+			charged_switches = itest_jcount(o, "counts", "context-switches");
+		}
+	}
+	print_message("hopper %d: page faults charged %lld, kernel %lld; context switches "
+		      "charged %lld, kernel %lld\n",
+		      (int)h.pid, charged_faults, faults, charged_switches, switches);
+	assert_int_equal(code, 0);
+	assert_int_equal(bad, 0);
+	assert_true(faults >= HOPS * HOP_PAGES);
+	assert_true(switches >= HOPS);
+	assert_true(fabs((double)(charged_faults - faults)) <= 0.01 * faults);
+	assert_true(fabs((double)(charged_switches - switches)) <= 2 + 0.005 * switches);
+	for (int k = 0; k < 4; k++) {
+		print_message("%s: system %lld = processes %lld + overflow %lld + untraced %lld\n",
+			      names[k], sys[k], procs[k], over[k], untraced[k]);
+		assert_true(sys[k] > 0);
+		assert_true(procs[k] + over[k] + untraced[k] == sys[k]);
+	}
+	json_decref(lines);
+	free(out);
+	itest_proc_release(&h);
+	itest_proc_release(&td);
+}
+
 static void test_stale_member_falls_back(void **state)
 {
 	char *err;
@@ -152,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_direct_members_match_kernel, teardown),
 		cmocka_unit_test_teardown(test_stale_member_falls_back, teardown),
+		cmocka_unit_test_teardown(test_groups_match_kernel, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

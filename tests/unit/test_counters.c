@@ -130,7 +130,7 @@ static void test_from_pmu_info(void **state)
 	assert_non_null(pmu);
 	pmu->type = 42;
 	pmu->level = 1;
-	for (i = 0; i < TD_MAX_COUNTERS; i++) {
+	for (i = 0; i < TD_NR_ROLES; i++) {
 		pmu->events[i].present = true;
 		pmu->events[i].config[0] = 0x1000 + i;
 		pmu->events[i].config[1] = 0x2000 + i;
@@ -178,12 +178,69 @@ static void test_software(void **state)
 	}
 }
 
+/*
+ * --test-members: cpu-clock leads group 0; '/' starts a group led by the
+ * next event. "context-switches/page-faults,cpu-migrations" is, by hand:
+ *   0 cpu-clock        group 0, leads, starts disabled
+ *   1 context-switches group 0, member (enabled, follows its leader)
+ *   2 page-faults      group 1, leads, starts disabled
+ *   3 cpu-migrations   group 1, member
+ */
+static void test_software_member_groups(void **state)
+{
+	static const __u64 config[] = { PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+					 PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CPU_MIGRATIONS };
+	static const int group[] = { 0, 0, 1, 1 };
+	static const bool leads[] = { true, false, true, false };
+	struct counter_set set;
+	char many[1024] = "";
+
+	(void)state;
+	assert_int_equal(
+		counters_software_members(&set, "context-switches/page-faults,cpu-migrations"), 0);
+	assert_int_equal(set.nr, 4);
+	assert_int_equal(counters_nr_groups(&set), 2);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(set.attr[i].type, PERF_TYPE_SOFTWARE);
+		assert_int_equal(set.attr[i].config, config[i]);
+		assert_int_equal(set.group[i], group[i]);
+		assert_int_equal(counters_leads(&set, i), leads[i]);
+		assert_int_equal(set.attr[i].disabled, leads[i]);
+	}
+
+	/* No '/': one group, as before. */
+	assert_int_equal(counters_software_members(&set, "page-faults,cpu-migrations"), 0);
+	assert_int_equal(set.nr, 3);
+	assert_int_equal(counters_nr_groups(&set), 1);
+	assert_false(counters_leads(&set, 2));
+
+	/* Four groups at most; a '/' needs an event after it. */
+	assert_int_equal(
+		counters_software_members(&set, "page-faults/cpu-clock/cpu-clock/cpu-clock"), 0);
+	assert_int_equal(counters_nr_groups(&set), 4);
+	assert_int_equal(counters_leads(&set, 3), true);
+	assert_int_equal(counters_software_members(&set, "page-faults/cpu-clock/cpu-clock/cpu-clock/"
+							 "cpu-clock"),
+			 -EINVAL);
+	assert_int_equal(counters_software_members(&set, "page-faults/"), -EINVAL);
+	assert_int_equal(counters_software_members(&set, "page-faults//cpu-clock"), -EINVAL);
+
+	/* 23 members fill the 24 slots; one more does not fit. */
+	for (int i = 0; i < TD_MAX_COUNTERS - 1; i++)
+		strcat(many, i ? ",page-faults" : "page-faults");
+	assert_int_equal(counters_software_members(&set, many), 0);
+	assert_int_equal(set.nr, TD_MAX_COUNTERS);
+	strcat(many, ",page-faults");
+	assert_int_equal(counters_software_members(&set, many), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icelake),	      cmocka_unit_test(test_sapphirerapids),
 		cmocka_unit_test(test_alderlake),     cmocka_unit_test(test_vm),
 		cmocka_unit_test(test_from_pmu_info), cmocka_unit_test(test_software),
+		cmocka_unit_test(test_software_member_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,8 @@ static struct td_counts counts(const __u64 *v, int n, __u64 enabled, __u64 runni
 
 	memset(&c, 0, sizeof(c));
 	memcpy(c.count, v, n * sizeof(*v));
-	c.enabled_ns = enabled;
-	c.running_ns = running;
+	c.enabled_ns[0] = enabled;
+	c.running_ns[0] = running;
 	c.slices = 1;
 	return c;
 }

@@ -33,8 +33,8 @@ static struct td_counts counts(__u64 slots, __u64 slices)
 	memset(&c, 0, sizeof(c));
 	for (int i = 0; i < TD_MAX_COUNTERS; i++)
 		c.count[i] = slots * (i + 1);
-	c.enabled_ns = 10 * slots;
-	c.running_ns = 5 * slots;
+	c.enabled_ns[0] = 10 * slots;
+	c.running_ns[0] = 5 * slots;
 	c.slices = slices;
 	return c;
 }
@@ -84,8 +84,8 @@ static void assert_counts_are(const struct td_counts *c, __u64 slots, __u64 slic
 		if (c->count[i] != slots * (i + 1))
 			fail_msg("count[%d] is %llu, expected %llu * %d", i,
 				 (unsigned long long)c->count[i], (unsigned long long)slots, i + 1);
-	assert_int_equal(c->enabled_ns, 10 * slots);
-	assert_int_equal(c->running_ns, 5 * slots);
+	assert_int_equal(c->enabled_ns[0], 10 * slots);
+	assert_int_equal(c->running_ns[0], 5 * slots);
 	assert_int_equal(c->slices, slices);
 }
 
@@ -276,7 +276,7 @@ static void test_diff_any_field_counts(void **state)
 	}
 	cur.v[0].c.slices++;			   /* 1: a slice of zero length */
 	cur.v[1].c.count[TD_MEM_BOUND] += 3;	   /* 2: the last role alone */
-	cur.v[2].c.running_ns += 4;		   /* 3: running time alone */
+	cur.v[2].c.running_ns[0] += 4;		   /* 3: running time alone */
 	cur.v[3].flags = TD_TASK_EXITED;	   /* 4: a flag is not a charge */
 	snprintf(cur.v[4].comm, TD_COMM_LEN, "x"); /* 5: nor is a name */
 
@@ -288,8 +288,8 @@ static void test_diff_any_field_counts(void **state)
 		assert_int_equal(d.v[1].c.count[i], i == TD_MEM_BOUND ? 3 : 0);
 	assert_int_equal(d.v[1].c.slices, 0);
 	assert_key(&d.v[2], 3, 1, CG_A);
-	assert_int_equal(d.v[2].c.running_ns, 4);
-	assert_int_equal(d.v[2].c.enabled_ns, 0);
+	assert_int_equal(d.v[2].c.running_ns[0], 4);
+	assert_int_equal(d.v[2].c.enabled_ns[0], 0);
 	assert_int_equal(d.v[2].c.count[TD_SLOTS], 0);
 
 	entries_free(&prev);
@@ -639,14 +639,27 @@ static void test_conserved(void **state)
 	s.totals.all.slices++;
 
 	/* Times only when asked for (software counters keep none per entry). */
-	s.v[0].c.enabled_ns++;
+	s.v[0].c.enabled_ns[0]++;
 	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
 	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, false));
-	s.v[0].c.enabled_ns--;
-	s.totals.untraced.running_ns--;
+	s.v[0].c.enabled_ns[0]--;
+	s.totals.untraced.running_ns[0]--;
 	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
 	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, false));
-	s.totals.untraced.running_ns++;
+	s.totals.untraced.running_ns[0]++;
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+
+	/* Every group's times take part, not only group 0's. */
+	s.v[1].c.enabled_ns[TD_MAX_GROUPS - 1] += 3;
+	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, false));
+	s.totals.all.enabled_ns[TD_MAX_GROUPS - 1] += 3;
+	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	s.totals.task_overflow.running_ns[1] = 1;
+	assert_false(entries_conserved(&s, TD_MAX_COUNTERS, true));
+	s.totals.task_overflow.running_ns[1] = 0;
+	s.totals.all.enabled_ns[TD_MAX_GROUPS - 1] -= 3;
+	s.v[1].c.enabled_ns[TD_MAX_GROUPS - 1] -= 3;
 	assert_true(entries_conserved(&s, TD_MAX_COUNTERS, true));
 
 	/* Overflow and untraced both take part; cgroup_overflow does not. */
@@ -734,7 +747,7 @@ static void test_quiet_exited(void **state)
 	push(&cur, exited(ent(6, 6, CG_A, 10, 1)));
 	/* 7: exited in both, only running_ns moved: charged. */
 	both(&prev, &cur, exited(ent(7, 7, CG_A, 10, 1)));
-	cur.v[cur.nr - 1].c.running_ns++;
+	cur.v[cur.nr - 1].c.running_ns[0]++;
 	/* 8: PID reuse: the old one quiet, the new one just exited. */
 	both(&prev, &cur, exited(ent(8, 80, CG_A, 10, 1)));
 	push(&cur, exited(ent(8, 90, CG_A, 10, 1)));

@@ -129,8 +129,8 @@ static void fill_counts(struct td_counts *c, const struct task_spec *t, bool sof
 	} else {
 		memcpy(c->count, t->count, sizeof(c->count));
 	}
-	c->enabled_ns = t->enabled;
-	c->running_ns = t->running;
+	c->enabled_ns[0] = t->enabled;
+	c->running_ns[0] = t->running;
 	c->slices = t->slices;
 }
 
@@ -966,12 +966,12 @@ static void set_times(struct fx *fx, __u32 pid, __u64 enabled, __u64 running)
 		if (fx->s.tasks[i].key.id != pid)
 			continue;
 		cg = cgroup_of(&fx->s, fx->s.tasks[i].val.cgroup_id);
-		cg->c.enabled_ns += enabled - c->enabled_ns;
-		cg->c.running_ns += running - c->running_ns;
-		fx->s.totals.all.enabled_ns += enabled - c->enabled_ns;
-		fx->s.totals.all.running_ns += running - c->running_ns;
-		c->enabled_ns = enabled;
-		c->running_ns = running;
+		cg->c.enabled_ns[0] += enabled - c->enabled_ns[0];
+		cg->c.running_ns[0] += running - c->running_ns[0];
+		fx->s.totals.all.enabled_ns[0] += enabled - c->enabled_ns[0];
+		fx->s.totals.all.running_ns[0] += running - c->running_ns[0];
+		c->enabled_ns[0] = enabled;
+		c->running_ns[0] = running;
 	}
 	report_free(&fx->r);
 	fx_report(fx);

@@ -63,7 +63,7 @@ static void assert_topdown_configs(const struct pmu_info *info, int nr)
 		assert_int_equal(info->events[i].config[1], 0);
 		assert_int_equal(info->events[i].config[2], 0);
 	}
-	for (; i < TD_MAX_COUNTERS; i++)
+	for (; i < TD_NR_ROLES; i++)
 		assert_false(info->events[i].present);
 }
 
@@ -125,7 +125,7 @@ static void test_sapphirerapids(void **state)
 	assert_cpus(info, 0, 111);
 	assert_string_equal(info->vendor, "GenuineIntel");
 	assert_string_equal(info->model, "Intel(R) Xeon(R) Platinum 8480+");
-	assert_topdown_configs(info, TD_MAX_COUNTERS);
+	assert_topdown_configs(info, TD_NR_ROLES);
 	assert_int_equal(info->events[TD_MEM_BOUND].config[0], 0x8700);
 	assert_int_equal(info->events[TD_HEAVY_OPS].config[0], 0x8400);
 	free(info);
@@ -144,7 +144,7 @@ static void test_alderlake(void **state)
 	assert_cpus(info, 0, 15);
 	assert_string_equal(info->vendor, "GenuineIntel");
 	assert_string_equal(info->model, "12th Gen Intel(R) Core(TM) i9-12900K");
-	assert_topdown_configs(info, TD_MAX_COUNTERS);
+	assert_topdown_configs(info, TD_NR_ROLES);
 	free(info);
 }
 
@@ -446,7 +446,7 @@ static int tree_setup(void **state)
 	put(t, CPU "format/event", "config:0-7");
 	put(t, CPU "format/umask", "config:8-15");
 	put(t, CPU "events/cpu-cycles", "event=0x3c");
-	for (i = 0; i < TD_MAX_COUNTERS; i++) {
+	for (i = 0; i < TD_NR_ROLES; i++) {
 		snprintf(rel, sizeof(rel), CPU "events/%s", pmu_event_names[i]);
 		snprintf(text, sizeof(text), "event=0x00,umask=%s", td[i]);
 		put(t, rel, text);
@@ -525,7 +525,7 @@ static void test_tree_no_topdown(void **state)
 	int i;
 
 	/* A Skylake-like PMU: ordinary events only. */
-	for (i = 0; i < TD_MAX_COUNTERS; i++) {
+	for (i = 0; i < TD_NR_ROLES; i++) {
 		char rel[128];
 
 		snprintf(rel, sizeof(rel), CPU "events/%s", pmu_event_names[i]);

@@ -28,8 +28,8 @@ static struct task_sample task(__u32 id, __u64 start_ns, __u64 base, __u64 slice
 	t.key.start_ns = start_ns;
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		t.val.c.count[i] = base + i;
-	t.val.c.enabled_ns = 10 * base;
-	t.val.c.running_ns = 5 * base;
+	t.val.c.enabled_ns[0] = 10 * base;
+	t.val.c.running_ns[0] = 5 * base;
 	t.val.c.slices = slices;
 	t.val.cgroup_id = 1000 + id;
 	t.val.tgid = id;
@@ -46,8 +46,8 @@ static struct cgroup_sample cgroup(__u64 id, __u64 base, __u64 slices)
 	c.id = id;
 	for (i = 0; i < TD_MAX_COUNTERS; i++)
 		c.c.count[i] = base + i;
-	c.c.enabled_ns = 10 * base;
-	c.c.running_ns = 5 * base;
+	c.c.enabled_ns[0] = 10 * base;
+	c.c.running_ns[0] = 5 * base;
 	c.c.slices = slices;
 	return c;
 }
@@ -59,8 +59,8 @@ static void fill_totals(struct td_cpu_totals *t, __u64 base)
 		t->task_overflow.count[i] = 2 * base + i;
 		t->cgroup_overflow.count[i] = 3 * base + i;
 	}
-	t->all.enabled_ns = base;
-	t->all.running_ns = base / 2;
+	t->all.enabled_ns[0] = base;
+	t->all.running_ns[0] = base / 2;
 	t->all.slices = base / 10;
 	t->task_overflow.slices = base / 100;
 	t->cgroup_overflow.slices = base / 50;
@@ -83,8 +83,8 @@ static void test_totals_sub_add(void **state)
 		assert_int_equal(out.task_overflow.count[i], 8000);
 		assert_int_equal(out.cgroup_overflow.count[i], 12000);
 	}
-	assert_int_equal(out.all.enabled_ns, 4000);
-	assert_int_equal(out.all.running_ns, 2000);
+	assert_int_equal(out.all.enabled_ns[0], 4000);
+	assert_int_equal(out.all.running_ns[0], 2000);
 	assert_int_equal(out.all.slices, 400);
 	assert_int_equal(out.task_overflow.slices, 40);
 	assert_int_equal(out.cgroup_overflow.slices, 80);
@@ -103,7 +103,7 @@ static void test_totals_sub_add(void **state)
 		assert_int_equal(acc.cgroup_overflow.count[i],
 				 a.cgroup_overflow.count[i] + b.cgroup_overflow.count[i]);
 	}
-	assert_int_equal(acc.all.enabled_ns, 6000);
+	assert_int_equal(acc.all.enabled_ns[0], 6000);
 	assert_int_equal(acc.all.slices, 600);
 	assert_int_equal(acc.task_drops, a.task_drops + b.task_drops);
 	assert_int_equal(acc.cgroup_drops, a.cgroup_drops + b.cgroup_drops);

@@ -111,7 +111,7 @@ static void read_events(int pmufd, struct pmu_info *info, char *bad, size_t badl
 	char buf[SMALL_FILE], path[64], err[128];
 	int i;
 
-	for (i = 0; i < TD_MAX_COUNTERS; i++) {
+	for (i = 0; i < TD_NR_ROLES; i++) {
 		struct pmu_event *ev = &info->events[i];
 
 		snprintf(path, sizeof(path), "events/%s", pmu_event_names[i]);

@@ -20,7 +20,7 @@ int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
 	if (pmu->level < 1)
 		return -ENODEV;
 	set->level = pmu->level;
-	set->nr = pmu->level >= 2 ? TD_MAX_COUNTERS : TD_BE_BOUND + 1;
+	set->nr = pmu->level >= 2 ? TD_NR_ROLES : TD_BE_BOUND + 1;
 	set->software = false;
 	for (i = 0; i < set->nr; i++) {
 		struct perf_event_attr *attr = &set->attr[i];
@@ -152,13 +152,14 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 			attr->read_format = TD_READ_FORMAT;
 			/* Counting only (see counters_topdown); each leader waits to be enabled. */
 			attr->disabled = leader;
+			/* Groups are numbered in slot order, without gaps, for the BPF side. */
+			if (leader)
+				set->nr_groups++;
 			set->name[set->nr] = e->name;
-			set->group[set->nr] = g;
+			set->group[set->nr] = set->nr_groups - 1;
 			set->event[set->nr] = i;
 			set->opened[i] = true;
 			set->nr++;
-			if (leader)
-				set->nr_groups++;
 			leader = false;
 		}
 	}
@@ -179,9 +180,12 @@ int counters_software_members(struct counter_set *set, const char *list)
 	};
 	const char *p = list;
 
+	int group = 0;
+	bool leads = false;
+
 	counters_software(set);
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ",/");
 		size_t k;
 
 		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -191,11 +195,27 @@ int counters_software_members(struct counter_set *set, const char *list)
 			return -EINVAL;
 		set->attr[set->nr] = set->attr[0];
 		set->attr[set->nr].config = known[k].config;
-		set->attr[set->nr].disabled = 0; /* members follow the leader */
+		/* Members follow their leader; a leader starts disabled, as counter 0 does. */
+		set->attr[set->nr].disabled = leads;
+		set->group[set->nr] = group;
 		set->name[set->nr++] = known[k].name;
-		p += len + (p[len] == ',');
+		leads = p[len] == '/';
+		if (leads && ++group == TD_MAX_GROUPS)
+			return -EINVAL;
+		p += len + (p[len] != 0);
 	}
-	return 0;
+	set->nr_groups = counters_nr_groups(set);
+	return leads ? -EINVAL : 0; /* a '/' with no event after it */
+}
+
+bool counters_leads(const struct counter_set *set, int i)
+{
+	return i == 0 || set->group[i] != set->group[i - 1];
+}
+
+int counters_nr_groups(const struct counter_set *set)
+{
+	return set->nr ? set->group[set->nr - 1] + 1 : 0;
 }
 
 void counters_cgroup_switches(struct counter_set *set)
@@ -224,4 +244,5 @@ void counters_software(struct counter_set *set)
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->disabled = 1;
 	set->name[TD_SLOTS] = "cpu-clock";
+	set->nr_groups = 1;
 }

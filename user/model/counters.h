@@ -20,12 +20,23 @@ struct counter_set {
 
 	/* From a model (counters_from_model); software sets: one group, no model. */
 	const struct pmu_model *model;
-	int group[TD_MAX_COUNTERS];    /* each counter's counting group */
+	/*
+	 * The perf event group of each counter: 0, 1, ... in order, each
+	 * group's counters next to each other, the first of a group leading
+	 * it. All 0 (one group led by counter 0) unless set otherwise.
+	 */
+	int group[TD_MAX_COUNTERS];
 	int event[TD_MAX_COUNTERS];    /* each counter's model event, or -1 */
 	bool opened[MODEL_MAX_EVENTS]; /* by model event: has a counter */
 	int nr_groups;
 	char left_out[256]; /* what the model has that is not counted, and why; "" if nothing */
 };
+
+/* Does counter @i lead its group? */
+bool counters_leads(const struct counter_set *set, int i);
+
+/* How many groups @set has (1 for a set with counters). */
+int counters_nr_groups(const struct counter_set *set);
 
 /*
  * The counters of model @m on core PMU @pmu, up to @level (1 or 2; lowered
@@ -54,7 +65,11 @@ void counters_software(struct counter_set *set);
 /*
  * Tests only (--test-members): cpu-clock leading software members named in
  * @list ("context-switches,page-faults,cpu-clock"), to exercise the member
- * read paths without a PMU. Returns 0, or -EINVAL for an unknown name.
+ * read paths without a PMU. A '/' starts a new group, led by the event
+ * named after it ("context-switches/page-faults,cpu-migrations": cpu-clock
+ * and context-switches, then page-faults leading cpu-migrations). Returns
+ * 0, or -EINVAL for an unknown or missing name, more than TD_MAX_COUNTERS
+ * counters or TD_MAX_GROUPS groups.
  */
 int counters_software_members(struct counter_set *set, const char *list);
 

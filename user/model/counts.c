@@ -43,10 +43,12 @@ void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 
 double td_counts_scale(const struct td_counts *c)
 {
-	if (c->enabled_ns > 0 && c->running_ns == 0)
+	__u64 enabled = c->enabled_ns[0], running = c->running_ns[0];
+
+	if (enabled > 0 && running == 0)
 		return 0;
-	if (c->running_ns > 0 && c->running_ns < c->enabled_ns)
-		return (double)c->enabled_ns / (double)c->running_ns;
+	if (running > 0 && running < enabled)
+		return (double)enabled / (double)running;
 	return 1.0;
 }
 

@@ -21,8 +21,8 @@ void td_counts_add(struct td_counts *acc, const struct td_counts *c);
 void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
 
 /*
- * perf's multiplexing scale, enabled / running: 1.0 when the group ran
- * all the time (or no times are kept), 0 when it never ran.
+ * perf's multiplexing scale of group 0, enabled / running: 1.0 when the
+ * group ran all the time (or no times are kept), 0 when it never ran.
  */
 double td_counts_scale(const struct td_counts *c);
 

@@ -101,8 +101,11 @@ bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
 			return false;
 	if (sum.slices != t->all.slices)
 		return false;
-	return !times ||
-	       (sum.enabled_ns == t->all.enabled_ns && sum.running_ns == t->all.running_ns);
+	for (int g = 0; times && g < TD_MAX_GROUPS; g++)
+		if (sum.enabled_ns[g] != t->all.enabled_ns[g] ||
+		    sum.running_ns[g] != t->all.running_ns[g])
+			return false;
+	return true;
 }
 
 /*

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "model/pmu_desc.h"
 
-const char *const pmu_event_names[TD_MAX_COUNTERS] = {
+const char *const pmu_event_names[TD_NR_ROLES] = {
 	[TD_SLOTS] = "slots",
 	[TD_RETIRING] = "topdown-retiring",
 	[TD_BAD_SPEC] = "topdown-bad-spec",

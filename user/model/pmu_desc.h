@@ -39,7 +39,7 @@ struct pmu_info {
 	bool hybrid;   /* cpu_core + cpu_atom */
 	int level;     /* 0: no TopDown, 1: L1 metrics, 2: L1 + L2 */
 	struct pmu_format format;
-	struct pmu_event events[TD_MAX_COUNTERS]; /* by enum td_counter */
+	struct pmu_event events[TD_NR_ROLES]; /* by enum td_counter */
 	int nr_cpus;				  /* CPUs the PMU covers and are online */
 	bool cpus[PMU_MAX_CPUS];		  /* which ones */
 	char vendor[32];			  /* from /proc/cpuinfo, "" if unknown */
@@ -84,7 +84,7 @@ struct cpu_pmus {
 const struct pmu_named_event *core_pmu_event(const struct core_pmu *p, const char *name);
 
 /* sysfs event names by enum td_counter role. */
-extern const char *const pmu_event_names[TD_MAX_COUNTERS];
+extern const char *const pmu_event_names[TD_NR_ROLES];
 
 /* Parse one format/ file's content into @field (name set by caller). 0 or -EINVAL. */
 int pmu_parse_format(const char *text, struct pmu_format_field *field);

@@ -80,8 +80,9 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 		    const struct td_metrics *m)
 {
 	key_u64(f, "slices", c->slices);
-	key_u64(f, "time_enabled_ns", c->enabled_ns);
-	key_u64(f, "time_running_ns", c->running_ns);
+	/* Group 0's, which the scale and the multiplexed flag come from. */
+	key_u64(f, "time_enabled_ns", c->enabled_ns[0]);
+	key_u64(f, "time_running_ns", c->running_ns[0]);
 	key_bool(f, "multiplexed", m->multiplexed || m->never_counted);
 	key_double(f, "scale", counted(m, m->scale));
 	raw_counts(f, "counts", r, c);

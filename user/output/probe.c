@@ -25,7 +25,7 @@ int probe_print(FILE *f, const struct pmu_info *pmu, const struct options *o)
 		fprintf(f, "core PMU:   none\n");
 	if (pmu->level) {
 		fprintf(f, "TopDown:    level %d\n", pmu->level);
-		for (int i = 0; i < (pmu->level == 2 ? TD_MAX_COUNTERS : 5); i++)
+		for (int i = 0; i < (pmu->level == 2 ? TD_NR_ROLES : TD_BE_BOUND + 1); i++)
 			fprintf(f, "  %-22s config=0x%llx\n", pmu_event_names[i],
 				(unsigned long long)pmu->events[i].config[0]);
 	} else {

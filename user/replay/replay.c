@@ -136,8 +136,8 @@ static int replay_line(struct replay *r, json_t *o)
 	}
 	if (recorded_set(m, counts, &set, &c, r))
 		return -EINVAL;
-	c.enabled_ns = integer(o, "time_enabled_ns");
-	c.running_ns = integer(o, "time_running_ns");
+	c.enabled_ns[0] = integer(o, "time_enabled_ns");
+	c.running_ns[0] = integer(o, "time_running_ns");
 	if (td_decoding_init(&d, &set, json_is_true(json_object_get(o, "smt_on")), err,
 			     sizeof(err))) {
 		fprintf(r->err, "tdtrace report: %s:%ld: %s\n", r->file, r->line, err);

@@ -62,6 +62,8 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 		return -ENOMEM;
 	g->nr_cpus = nr_cpus;
 	g->nr_counters = set->nr;
+	for (int role = 0; role < set->nr; role++)
+		g->leads[role] = counters_leads(set, role);
 	g->fd = malloc(sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
 	if (!g->fd) {
 		fclose(lines);
@@ -75,8 +77,13 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 			continue;
 		for (int role = 0; role < set->nr; role++) {
 			struct perf_event_attr attr = set->attr[role];
-			int leader = role ? cpu_groups_fd(g, cpu, 0) : -1;
-			int fd = perf_event_open(&attr, cpu, leader);
+			int lead = role, leader, fd;
+
+			/* Its group's leader: the nearest leading counter before it (0 leads). */
+			while (lead > 0 && !g->leads[lead])
+				lead--;
+			leader = lead == role ? -1 : cpu_groups_fd(g, cpu, lead);
+			fd = perf_event_open(&attr, cpu, leader);
 
 			if (fd < 0) {
 				int e = errno;
@@ -87,8 +94,9 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 						 "CPU %d: failed to open %s: %s", cpu,
 						 set->name[role], why(e));
 				}
-				fprintf(lines, "tdtrace: leaving out CPU %d: failed to open %s: %s\n",
-					cpu, set->name[role], why(e));
+				fprintf(lines,
+					"tdtrace: leaving out CPU %d: failed to open %s: %s\n", cpu,
+					set->name[role], why(e));
 				close_cpu(g, cpu);
 				break;
 			}
@@ -115,10 +123,12 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 int cpu_groups_enable(struct cpu_groups *g)
 {
 	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
-		int fd = cpu_groups_fd(g, cpu, 0);
+		for (int role = 0; role < g->nr_counters; role++) {
+			int fd = cpu_groups_fd(g, cpu, role);
 
-		if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			return -errno;
+			if (g->leads[role] && fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+				return -errno;
+		}
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Open: one counting group per CPU (leader + members), fds kept for the run. */
+/* Open: the counting groups of each CPU (leader + members), fds kept for the run. */
 #ifndef TD_PERF_OPEN_H
 #define TD_PERF_OPEN_H
 
@@ -8,11 +8,12 @@
 #include "model/counters.h"
 
 struct cpu_groups {
-	int nr_cpus;	 /* possible CPUs: the perf event arrays' size */
-	int nr_counters; /* per group */
-	int *fd;	 /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
-	int nr_open;	 /* CPUs whose whole group is open */
-	char first_failure[160]; /* "CPU n: failed to open EVENT: why", or "" */
+	int nr_cpus;		     /* possible CPUs: td_counters' stride */
+	int nr_counters;	     /* per CPU, all groups */
+	int *fd;		     /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
+	bool leads[TD_MAX_COUNTERS]; /* the counter leads its group (counter_set.group) */
+	int nr_open;		     /* CPUs whose whole group is open */
+	char first_failure[160];     /* "CPU n: failed to open EVENT: why", or "" */
 };
 
 /*

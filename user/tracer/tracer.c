@@ -2,7 +2,7 @@
 /*
  * Open the counters, then the BPF object in libbpf's order: open ->
  * configure (const volatile knobs, map sizes, which programs load) ->
- * load -> fill the perf event arrays -> attach.
+ * load -> fill the perf event array -> attach.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,25 +15,16 @@
 #include "tdtrace.skel.h"
 #include "tracer/tracer.h"
 
-static struct bpf_map *counter_map(struct tdtrace *skel, int role)
+/* Put every open counter fd into td_counters, at the program's slot * nr_cpu_ids + cpu. */
+static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 {
-	struct bpf_map *maps[TD_MAX_COUNTERS] = {
-		skel->maps.td_counter_0, skel->maps.td_counter_1, skel->maps.td_counter_2,
-		skel->maps.td_counter_3, skel->maps.td_counter_4, skel->maps.td_counter_5,
-		skel->maps.td_counter_6, skel->maps.td_counter_7, skel->maps.td_counter_8,
-	};
-	return maps[role];
-}
+	int map_fd = bpf_map__fd(skel->maps.td_counters);
+	__u32 stride = skel->rodata->nr_cpu_ids;
 
-/* Put every open counter fd into its perf event array, at its CPU. */
-static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
-{
-	for (int role = 0; role < g->nr_counters; role++) {
-		int map_fd = bpf_map__fd(counter_map(skel, role));
-
+	for (int slot = 0; slot < g->nr_counters; slot++) {
 		for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
-			int fd = cpu_groups_fd(g, cpu, role);
-			__u32 key = cpu;
+			int fd = cpu_groups_fd(g, cpu, slot);
+			__u32 key = slot * stride + cpu;
 
 			if (fd >= 0 && bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
 				return -errno;
@@ -42,8 +33,13 @@ static int fill_counter_maps(struct tdtrace *skel, const struct cpu_groups *g)
 	return 0;
 }
 
-/* Mark the CPUs whose counters are open: the program does nothing on the others. */
-static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
+/*
+ * Give each CPU its counter layout (struct td_cpu_state): the slots open
+ * there, in the groups of @set, as cpu_groups_open() opened them. CPUs
+ * left out get nr_counters 0: the program reads nothing there.
+ */
+static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g,
+			   const struct counter_set *set)
 {
 	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
 	__u32 zero = 0;
@@ -51,8 +47,16 @@ static int mark_counted_cpus(struct tdtrace *skel, const struct cpu_groups *g)
 
 	if (!st)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < g->nr_cpus; cpu++)
-		st[cpu].counted = cpu_groups_fd(g, cpu, 0) >= 0;
+	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
+		if (cpu_groups_fd(g, cpu, 0) < 0)
+			continue;
+		st[cpu].nr_counters = set->nr;
+		st[cpu].nr_groups = counters_nr_groups(set);
+		for (int slot = 0; slot < set->nr; slot++) {
+			st[cpu].group[slot] = set->group[slot];
+			st[cpu].leads[slot] = counters_leads(set, slot);
+		}
+	}
 	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
 		err = -errno;
 	free(st);
@@ -118,7 +122,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	struct tdtrace *skel = tr->skel;
 	int nr_cpus = libbpf_num_possible_cpus();
 
+	/* Bounds of every CPU's layout (set_cpu_layouts): the same on every CPU today. */
 	skel->rodata->nr_counters = p->counters.nr;
+	skel->rodata->nr_groups = counters_nr_groups(&p->counters);
 	skel->rodata->per_thread = o->per_thread;
 	skel->rodata->charge_tasks = !o->per_cgroup;
 	skel->rodata->track_times = !p->counters.software;
@@ -139,6 +145,8 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	bpf_map__set_max_entries(skel->maps.td_running, nr_cpus);
 	bpf_map__set_max_entries(skel->maps.td_moves, nr_cpus);
 	skel->rodata->nr_cpu_ids = nr_cpus;
+	/* One slot per counter and CPU possible: the program indexes slot * nr_cpus + cpu. */
+	bpf_map__set_max_entries(skel->maps.td_counters, p->counters.nr * nr_cpus);
 	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
 	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
 }
@@ -167,10 +175,10 @@ static int load(struct tracer *tr, const struct options *o)
 /* Fill the maps, start the counters, choose how members are read. */
 static int start_counting(struct tracer *tr, const struct plan *p)
 {
-	int err = fill_counter_maps(tr->skel, &tr->groups);
+	int err = fill_counter_map(tr->skel, &tr->groups);
 
 	if (!err)
-		err = mark_counted_cpus(tr->skel, &tr->groups);
+		err = set_cpu_layouts(tr->skel, &tr->groups, &p->counters);
 	if (!err)
 		err = cpu_groups_enable(&tr->groups);
 	if (!err && p->counters.nr > 1)
