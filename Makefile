@@ -13,6 +13,7 @@
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make soak       10 minutes under a mixed load, checked (SOAK_SECONDS=600)
+#   make hwcheck    on TopDown hardware: tdtrace against perf stat -M (tests/hw/)
 #   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
 OUTPUT ?= build
@@ -50,7 +51,7 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
+.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
 	deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
@@ -68,6 +69,13 @@ $(OUTPUT)/tdtrace.8: $(OUTPUT)/mkdoc
 $(OUTPUT)/tdtrace.bash-completion: $(OUTPUT)/mkdoc
 	$(OUTPUT)/mkdoc completion > $@
 man: $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
+
+# On a machine with TopDown counters: tdtrace's formulas and attribution
+# against perf stat -M on the same workloads (tests/hw/hwcheck.py).
+$(OUTPUT)/hw-workload: tests/hw/workload.c | $(OUTPUT)
+	$(CC) -O1 -Wall -o $@ $<
+hwcheck: deps $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
+	OUTPUT=$(OUTPUT) python3 tests/hw/hwcheck.py
 
 $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@

@@ -100,19 +100,17 @@ int main(int argc, char **argv)
 	/* discover -> plan */
 	if (machine_discover(&o, &m))
 		goto cleanup;
+	err = plan_models(&o, m.cpu, m.online, &p, o.probe ? NULL : stderr);
 	if (o.probe) {
-		ret = probe_print(stdout, m.pmu, &o);
+		ret = probe_print(stdout, m.cpu, &p, err, &o);
 		goto cleanup;
 	}
-	if (plan_counters(&o, m.pmu, &p, stderr)) {
+	if (err) {
 		ret = EXIT_USAGE;
 		goto cleanup;
 	}
-	if (machine_prepare(&o, &m))
-		goto cleanup;
-	plan_cpus(&p, m.pmu, m.online, stderr);
-	if (machine_reserve_files(plan_files(&p, &o)) || output_file_open(&out, o.output) ||
-	    targets_resolve(&o, m.mount, &t))
+	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)) ||
+	    output_file_open(&out, o.output) || targets_resolve(&o, m.mount, &t))
 		goto cleanup;
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */

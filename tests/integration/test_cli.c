@@ -120,8 +120,7 @@ static void test_hybrid_ecores_named(void **state)
 	itest_require_root();
 	code = run(args, 0, &out, &err);
 	print_message("exit %d: %s", code, err);
-	assert_non_null(strstr(err, "leaving out CPUs 16-23: not covered by PMU cpu_core"));
-	assert_non_null(strstr(err, "E-cores"));
+	assert_non_null(strstr(err, "leaving out cpu_atom CPUs"));
 	/* On a real hybrid part it counts (0); on these machines the open fails (1). */
 	assert_true(code == 0 || code == 1);
 	if (code == 1)

@@ -21,7 +21,7 @@
 #define FIXTURES "tests/fixtures/sysfs"
 
 struct fx {
-	struct pmu_info pmu;
+	struct cpu_pmus *cpu;
 	bool online[PMU_MAX_CPUS];
 	struct options o;
 	struct plan p;
@@ -35,26 +35,33 @@ static struct fx *fx_new(const char *fixture)
 	char *argv[] = { "tdtrace", NULL };
 
 	assert_non_null(fx);
-	assert_int_equal(pmu_discover(fixture, &fx->pmu), 0);
+	fx->cpu = calloc(1, sizeof(*fx->cpu));
+	assert_non_null(fx->cpu);
+	assert_int_equal(pmu_discover_all(fixture, fx->cpu), 0);
 	assert_true(read_online_cpus(fixture, fx->online, PMU_MAX_CPUS) > 0);
 	assert_int_equal(options_parse(1, argv, &fx->o, stdout, stderr), OPTIONS_RUN);
 	return fx;
 }
 
-static FILE *said(struct fx *fx)
+/* plan_models on fx, what it says captured in fx->said. */
+static int plan(struct fx *fx)
 {
 	FILE *f;
+	int ret;
 
 	free(fx->said);
 	fx->said = NULL;
 	f = open_memstream(&fx->said, &fx->len);
 	assert_non_null(f);
-	return f;
+	ret = plan_models(&fx->o, fx->cpu, fx->online, &fx->p, f);
+	fclose(f);
+	return ret;
 }
 
 static void fx_free(struct fx *fx)
 {
 	free(fx->said);
+	free(fx->cpu);
 	free(fx);
 }
 
@@ -67,39 +74,50 @@ static int count(const bool *cpus)
 	return n;
 }
 
-/* Ice Lake: TopDown on every online CPU, nothing said. */
+/* Ice Lake: model icelake on every online CPU, level 2 in three groups, nothing said. */
 static void test_icelake_topdown_everywhere(void **state)
 {
 	struct fx *fx = fx_new(FIXTURES "/icelake");
-	FILE *f = said(fx);
 
 	(void)state;
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
-	assert_false(fx->p.counters.software);
-	assert_true(fx->p.counters.nr >= 5);
-	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
-	fclose(f);
+	assert_int_equal(plan(fx), 0);
 	assert_int_equal(fx->len, 0);
+	assert_int_equal(fx->p.nr_pmus, 1);
+	assert_string_equal(fx->p.pmus[0].pmu, "cpu");
+	assert_string_equal(fx->p.pmus[0].counters.model->name, "icelake");
+	assert_int_equal(fx->p.pmus[0].counters.level, 2);
+	assert_int_equal(fx->p.pmus[0].counters.nr_groups, 3);
+	assert_false(fx->p.pmus[0].counters.software);
 	assert_int_equal(count(fx->p.cpus), count(fx->online));
+	assert_int_equal(fx->p.pmu_of[0], 0);
 	assert_int_equal(fx->p.max_entries, fx->o.max_tasks);
 	fx_free(fx);
 }
 
-/* Alder Lake: the E-cores (cpu_atom, 16-23) are left out, and named. */
-static void test_hybrid_leaves_out_ecores(void **state)
+/* Alder Lake: a model per core type, each on its own CPUs. */
+static void test_hybrid_both_core_types(void **state)
 {
 	struct fx *fx = fx_new(FIXTURES "/alderlake");
-	FILE *f = said(fx);
+	int core = 0, atom = 1;
 
 	(void)state;
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
-	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
-	fclose(f);
-	assert_true(fx->p.cpus[0] && fx->p.cpus[15]);
-	assert_false(fx->p.cpus[16] || fx->p.cpus[23]);
-	assert_int_equal(count(fx->p.cpus), 16);
-	assert_non_null(strstr(fx->said, "leaving out CPUs 16-23: not covered by PMU cpu_core"));
-	assert_non_null(strstr(fx->said, "E-cores"));
+	assert_int_equal(plan(fx), 0);
+	assert_int_equal(fx->p.nr_pmus, 2);
+	if (strcmp(fx->p.pmus[0].pmu, "cpu_core"))
+		core = 1, atom = 0;
+	assert_string_equal(fx->p.pmus[core].pmu, "cpu_core");
+	assert_string_equal(fx->p.pmus[core].core, "P-core");
+	assert_string_equal(fx->p.pmus[atom].pmu, "cpu_atom");
+	assert_string_equal(fx->p.pmus[atom].core, "E-core");
+	assert_string_equal(fx->p.pmus[core].counters.model->name, "alderlake");
+	assert_string_equal(fx->p.pmus[atom].counters.model->name, "alderlake");
+	assert_int_equal(fx->p.pmus[core].nr_cpus, 16);
+	assert_int_equal(fx->p.pmus[atom].nr_cpus, 8);
+	assert_int_equal(fx->p.pmu_of[0], core);
+	assert_int_equal(fx->p.pmu_of[15], core);
+	assert_int_equal(fx->p.pmu_of[16], atom);
+	assert_int_equal(fx->p.pmu_of[23], atom);
+	assert_int_equal(fx->p.pmu_of[24], -1);
 	fx_free(fx);
 }
 
@@ -107,57 +125,70 @@ static void test_hybrid_leaves_out_ecores(void **state)
 static void test_software_every_cpu(void **state)
 {
 	struct fx *fx = fx_new(FIXTURES "/alderlake");
-	FILE *f = said(fx);
 
 	(void)state;
 	fx->o.software = true;
 	fx->o.per_cgroup = true;
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
-	assert_true(fx->p.counters.software);
-	plan_cpus(&fx->p, &fx->pmu, fx->online, f);
-	fclose(f);
+	assert_int_equal(plan(fx), 0);
 	assert_int_equal(fx->len, 0);
+	assert_true(fx->p.pmus[0].counters.software);
 	assert_int_equal(count(fx->p.cpus), 24);
 	/* --per-cgroup: the map holds cgroups. */
 	assert_int_equal(fx->p.max_entries, fx->o.max_cgroups);
 	fx_free(fx);
 }
 
-/* No PMU (a VM): a usage error that names the CPU and the way out. */
+/* No PMU (this very VM): a usage error that names the CPU, why, and the way out. */
 static void test_no_pmu_says_why(void **state)
 {
 	struct fx *fx = fx_new(FIXTURES "/vm");
-	FILE *f = said(fx);
 
 	(void)state;
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), -ENODEV);
-	fclose(f);
-	assert_non_null(strstr(fx->said, "tdtrace: no TopDown counters on this CPU ("));
+	assert_int_equal(plan(fx), -ENODEV);
+	assert_non_null(strstr(fx->said, "tdtrace: no TopDown counters on this CPU (AuthenticAMD, "
+					 "AMD EPYC): AMD family 0x1a model 0x02 (Zen 5) guest: "
+					 "the hypervisor exposes no core PMU"));
 	assert_non_null(strstr(fx->said, "use --software"));
-	assert_non_null(strchr(fx->said, '\n'));
 	assert_ptr_equal(strchr(fx->said, '\n'), fx->said + fx->len - 1); /* one line */
+	/* Quiet for --probe: the same answer, nothing said. */
+	assert_int_equal(plan_models(&fx->o, fx->cpu, fx->online, &fx->p, NULL), -ENODEV);
 	fx_free(fx);
+}
+
+/* AMD Zen 4 with the NMI watchdog on: smt_contention left out, and said. */
+static void test_amd_watchdog(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/amdzen4");
+	struct fx *off = fx_new(FIXTURES "/amdzen4-nowatchdog");
+
+	(void)state;
+	assert_int_equal(plan(fx), 0);
+	assert_string_equal(fx->p.pmus[0].counters.model->name, "amdzen4");
+	assert_non_null(strstr(fx->p.pmus[0].counters.left_out,
+			       "de_no_dispatch_per_slot.smt_contention: the NMI watchdog holds a "
+			       "counter"));
+	assert_int_equal(plan(off), 0);
+	assert_string_equal(off->p.pmus[0].counters.left_out, "");
+	assert_int_equal(off->p.pmus[0].counters.nr, fx->p.pmus[0].counters.nr + 1);
+	fx_free(fx);
+	fx_free(off);
 }
 
 /* --test-members: a bad name is a usage error, a good list a software set. */
 static void test_test_members(void **state)
 {
 	struct fx *fx = fx_new(FIXTURES "/vm");
-	FILE *f = said(fx);
 
 	(void)state;
 	fx->o.software = true;
 	fx->o.test_members = "context-switches,no-such-event";
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), -EINVAL);
-	fclose(f);
+	assert_int_equal(plan(fx), -EINVAL);
 	assert_non_null(strstr(
 		fx->said, "invalid value 'context-switches,no-such-event' for --test-members"));
-	f = said(fx);
 	fx->o.test_members = "context-switches,page-faults";
-	assert_int_equal(plan_counters(&fx->o, &fx->pmu, &fx->p, f), 0);
-	fclose(f);
-	assert_int_equal(fx->p.counters.nr, 3);
-	assert_true(fx->p.counters.software);
+	assert_int_equal(plan(fx), 0);
+	assert_int_equal(fx->p.pmus[0].counters.nr, 3);
+	assert_true(fx->p.pmus[0].counters.software);
 	fx_free(fx);
 }
 
@@ -262,7 +293,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icelake_topdown_everywhere),
-		cmocka_unit_test(test_hybrid_leaves_out_ecores),
+		cmocka_unit_test(test_hybrid_both_core_types),
+		cmocka_unit_test(test_amd_watchdog),
 		cmocka_unit_test(test_software_every_cpu),
 		cmocka_unit_test(test_no_pmu_says_why),
 		cmocka_unit_test(test_test_members),

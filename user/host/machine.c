@@ -13,17 +13,21 @@ int machine_discover(const struct options *o, struct machine *m)
 {
 	int err;
 
-	m->pmu = calloc(1, sizeof(*m->pmu));
+	m->cpu = calloc(1, sizeof(*m->cpu));
 	m->online = calloc(PMU_MAX_CPUS, sizeof(*m->online));
-	if (!m->pmu || !m->online) {
+	if (!m->cpu || !m->online) {
 		fprintf(stderr, "tdtrace: out of memory\n");
 		return -ENOMEM;
 	}
-	err = pmu_discover(o->sysfs_root, m->pmu);
+	/* pmu_discover_all says what failed itself. */
+	err = pmu_discover_all(o->sysfs_root, m->cpu);
 	if (err)
-		fprintf(stderr, "tdtrace: failed to read PMUs under %s: %s\n",
-			options_shown(o->sysfs_root, (size_t)-1), strerror(-err));
-	return err;
+		return err;
+	if (read_online_cpus(o->sysfs_root, m->online, PMU_MAX_CPUS) <= 0) {
+		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
+		return -ENOENT;
+	}
+	return 0;
 }
 
 int machine_prepare(const struct options *o, struct machine *m)
@@ -54,10 +58,6 @@ int machine_prepare(const struct options *o, struct machine *m)
 	if (cgroup_names_init(&m->names, m->mount[0] ? m->mount : NULL)) {
 		fprintf(stderr, "tdtrace: out of memory\n");
 		return -ENOMEM;
-	}
-	if (read_online_cpus(o->sysfs_root, m->online, PMU_MAX_CPUS) <= 0) {
-		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
-		return -ENOENT;
 	}
 	return 0;
 }
@@ -104,7 +104,7 @@ int machine_drop_privileges(void)
 void machine_free(struct machine *m)
 {
 	cgroup_names_free(&m->names);
-	free(m->pmu);
+	free(m->cpu);
 	free(m->online);
 	memset(m, 0, sizeof(*m));
 }

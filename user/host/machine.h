@@ -13,13 +13,16 @@
 #include "model/cgroup_names.h"
 
 struct machine {
-	struct pmu_info *pmu; /* the core PMU and its TopDown events */
+	struct cpu_pmus *cpu; /* the CPU and its core PMUs */
 	bool *online;	      /* [PMU_MAX_CPUS]: online CPUs */
 	char mount[PATH_MAX]; /* the cgroup v2 mount, "" if there is none */
 	struct cgroup_names names;
 };
 
-/* The PMU under --sysfs-root. Prints a one-line error; 0 or -errno. */
+/*
+ * The CPU, its core PMUs and the online CPUs, under --sysfs-root. Prints a
+ * one-line error; 0 or -errno.
+ */
 int machine_discover(const struct options *o, struct machine *m);
 
 /*

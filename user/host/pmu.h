@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Discover: find the core PMU in sysfs and what TopDown events it has.
+ * Discover: the CPU and its core PMUs in sysfs, with their events.
  * Reads files only under a root directory ("/" on a live system, a fake
  * tree in tests): <root>/sys/bus/event_source/devices/..., <root>/sys/devices/
  * system/cpu/online and <root>/proc/cpuinfo.
@@ -9,13 +9,6 @@
 #define TD_PMU_H
 
 #include "model/pmu_desc.h"
-
-/*
- * Fill @info from the tree under @root. Returns 0 when the tree could be
- * read (even if it has no TopDown PMU: then level == 0 and why says so),
- * or a negative errno when the tree itself is unreadable.
- */
-int pmu_discover(const char *root, struct pmu_info *info);
 
 /*
  * Fill @out with the CPU (vendor, family, model, stepping, SMT, NMI

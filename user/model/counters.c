@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counter model: perf_event_attr for the TopDown group (slots leader plus
- * metric members) built from what pmu_discover() found, or cpu-clock alone.
+ * Counter sets: perf_event_attr for a model's counting groups on one core
+ * PMU (counters_from_model), or cpu-clock alone.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,35 +12,6 @@
 #define TD_READ_FORMAT                                                                             \
 	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_GROUP)
 
-int counters_topdown(const struct pmu_info *pmu, struct counter_set *set)
-{
-	int i;
-
-	memset(set, 0, sizeof(*set));
-	if (pmu->level < 1)
-		return -ENODEV;
-	set->level = pmu->level;
-	set->nr = pmu->level >= 2 ? TD_NR_ROLES : TD_BE_BOUND + 1;
-	set->software = false;
-	for (i = 0; i < set->nr; i++) {
-		struct perf_event_attr *attr = &set->attr[i];
-
-		attr->type = pmu->type;
-		attr->size = sizeof(*attr);
-		attr->config = pmu->events[i].config[0];
-		attr->config1 = pmu->events[i].config[1];
-		attr->config2 = pmu->events[i].config[2];
-		attr->read_format = TD_READ_FORMAT;
-		/*
-		 * Counting only: metric events refuse sampling, and the BPF
-		 * read helper refuses inherit. Members follow the leader, which
-		 * is enabled once the whole group is open.
-		 */
-		attr->disabled = i == TD_SLOTS;
-		set->name[i] = pmu_event_names[i];
-	}
-	return 0;
-}
 
 /* Append "@what: @why" to set->left_out, "; " between. */
 static void left_out(struct counter_set *set, const char *what, const char *why)
@@ -150,7 +121,11 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 				attr->config = e->config;
 			}
 			attr->read_format = TD_READ_FORMAT;
-			/* Counting only (see counters_topdown); each leader waits to be enabled. */
+			/*
+			 * Counting only: metric events refuse sampling, and the
+			 * BPF read helper refuses inherit. Each leader waits to
+			 * be enabled once every group of the CPU is open.
+			 */
 			attr->disabled = leader;
 			/* Groups are numbered in slot order, without gaps, for the BPF side. */
 			if (leader)

@@ -51,13 +51,6 @@ int counters_nr_groups(const struct counter_set *set);
 int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, int level,
 			bool watchdog_on, struct counter_set *set, char *err, size_t errlen);
 
-/*
- * TopDown group from @pmu: slots leader + 4 L1 metrics (+ 4 L2 with level 2).
- * Counting only: no sampling, no inherit; the leader starts disabled and is
- * enabled once the whole group is open. Returns 0, or -ENODEV if @pmu has
- * no TopDown (pmu->level == 0).
- */
-int counters_topdown(const struct pmu_info *pmu, struct counter_set *set);
 
 /* --software: cpu-clock in the slots role, nothing else. */
 void counters_software(struct counter_set *set);

@@ -36,12 +36,6 @@ struct plan {
 	int nr_notes;
 };
 
-/*
- * The counter set: TopDown from @pmu, cpu-clock with --software. Without
- * TopDown or with a bad --test-members list, says why on @err and returns
- * -ENODEV or -EINVAL: a usage error (exit 2).
- */
-int plan_counters(const struct options *o, const struct pmu_info *pmu, struct plan *p, FILE *err);
 
 /*
  * The counters of each core PMU in @cpu, from its model (models.h), or
@@ -54,11 +48,6 @@ int plan_counters(const struct options *o, const struct pmu_info *pmu, struct pl
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
 		struct plan *p, FILE *err);
 
-/*
- * The CPUs: every @online one, less those the TopDown PMU does not cover
- * (hybrid E-cores), which are named on @err.
- */
-void plan_cpus(struct plan *p, const struct pmu_info *pmu, const bool *online, FILE *err);
 
 /*
  * File descriptors the run will hold: a counter per event per CPU, the

@@ -11,18 +11,6 @@
 #include <string.h>
 #include "model/pmu_desc.h"
 
-const char *const pmu_event_names[TD_NR_ROLES] = {
-	[TD_SLOTS] = "slots",
-	[TD_RETIRING] = "topdown-retiring",
-	[TD_BAD_SPEC] = "topdown-bad-spec",
-	[TD_FE_BOUND] = "topdown-fe-bound",
-	[TD_BE_BOUND] = "topdown-be-bound",
-	[TD_HEAVY_OPS] = "topdown-heavy-ops",
-	[TD_BR_MISPREDICT] = "topdown-br-mispredict",
-	[TD_FETCH_LAT] = "topdown-fetch-lat",
-	[TD_MEM_BOUND] = "topdown-mem-bound",
-};
-
 static const char *skip_space(const char *s)
 {
 	while (isspace((unsigned char)*s))

@@ -2,7 +2,7 @@
 /*
  * A PMU as perf describes it in sysfs: its format/ fields, the config words
  * of its events, the CPUs it covers; and what discovery made of it
- * (struct pmu_info). Parsing and encoding only: pure.
+ * (struct cpu_pmus). Parsing and encoding only: pure.
  */
 #ifndef TD_PMU_DESC_H
 #define TD_PMU_DESC_H
@@ -33,19 +33,6 @@ struct pmu_event {
 	__u64 config[3]; /* config, config1, config2 */
 };
 
-struct pmu_info {
-	char name[32]; /* "cpu" or "cpu_core"; empty if none found */
-	__u32 type;    /* perf_event_attr.type */
-	bool hybrid;   /* cpu_core + cpu_atom */
-	int level;     /* 0: no TopDown, 1: L1 metrics, 2: L1 + L2 */
-	struct pmu_format format;
-	struct pmu_event events[TD_NR_ROLES]; /* by enum td_counter */
-	int nr_cpus;				  /* CPUs the PMU covers and are online */
-	bool cpus[PMU_MAX_CPUS];		  /* which ones */
-	char vendor[32];			  /* from /proc/cpuinfo, "" if unknown */
-	char model[128];			  /* "model name" from /proc/cpuinfo */
-	char why[256];				  /* level 0: what is missing, one line */
-};
 
 #define PMU_MAX_CORE_PMUS 4   /* "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" */
 #define PMU_MAX_EVENTS	  128 /* events/ entries kept per PMU */
@@ -82,9 +69,6 @@ struct cpu_pmus {
 
 /* The events/ entry @name of @p, or NULL. */
 const struct pmu_named_event *core_pmu_event(const struct core_pmu *p, const char *name);
-
-/* sysfs event names by enum td_counter role. */
-extern const char *const pmu_event_names[TD_NR_ROLES];
 
 /* Parse one format/ file's content into @field (name set by caller). 0 or -EINVAL. */
 int pmu_parse_format(const char *text, struct pmu_format_field *field);

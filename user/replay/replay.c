@@ -45,10 +45,16 @@ static int recorded_set(const struct pmu_model *m, json_t *counts, struct counte
 
 		if (!v)
 			continue;
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    set->nr == TD_MAX_COUNTERS) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
 			fprintf(r->err, "tdtrace report: %s:%ld: bad count for %s\n", r->file,
 				r->line, m->events[i].name);
+			return -EINVAL;
+		}
+		if (set->nr == TD_MAX_COUNTERS) {
+			fprintf(r->err,
+				"tdtrace report: %s:%ld: more than %d counts of model %s: this "
+				"tdtrace counts fewer events per CPU\n",
+				r->file, r->line, TD_MAX_COUNTERS, m->name);
 			return -EINVAL;
 		}
 		c->count[set->nr] = json_integer_value(v);

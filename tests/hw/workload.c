@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workloads with a known TopDown shape, for make hwcheck:
+ *   workload alu SECS     dependent integer arithmetic: mostly retiring
+ *   workload mem SECS     a random pointer chase over 256 MiB: backend (memory) bound
+ *   workload branch SECS  branches on random bits: bad speculation
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 2 ? atof(argv[2]) : 2, end = now() + secs;
+	volatile uint64_t sink = 0;
+	uint64_t seed = 88172645463325252ull, x = 1;
+
+	if (argc < 2 || secs <= 0) {
+		fprintf(stderr, "usage: workload alu|mem|branch [SECS]\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "alu")) {
+		while (now() < end)
+			for (int i = 0; i < 1000000; i++)
+				x = x * 2862933555777941757ull + 3037000493ull;
+	} else if (!strcmp(argv[1], "mem")) {
+		size_t n = (256u << 20) / sizeof(size_t);
+		size_t *next = malloc(n * sizeof(*next)), p = 0;
+
+		if (!next)
+			return 1;
+		/* Sattolo's shuffle: one cycle through every slot, in random order. */
+		for (size_t i = 0; i < n; i++)
+			next[i] = i;
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = xorshift(&seed) % i, t = next[i];
+
+			next[i] = next[j];
+			next[j] = t;
+		}
+		end = now() + secs; /* the shuffle is set-up, not the workload */
+		while (now() < end)
+			for (int i = 0; i < 100000; i++)
+				p = next[p];
+		x = p;
+		free(next);
+	} else if (!strcmp(argv[1], "branch")) {
+		while (now() < end)
+			for (int i = 0; i < 1000000; i++)
+				if (xorshift(&seed) & 1)
+					x += i;
+				else
+					x ^= i;
+	} else {
+		fprintf(stderr, "workload: unknown kind '%s': alu, mem or branch\n", argv[1]);
+		return 2;
+	}
+	sink = x;
+	(void)sink;
+	return 0;
+}
