@@ -358,11 +358,12 @@ static __always_inline int read_helper(int slot, u32 cpu, struct bpf_perf_event_
 struct layout {
 	int nr;
 	int ng;
+	u32 pmu; /* key.pmu of what is charged here */
 };
 
 static __always_inline struct layout layout_of(const struct td_cpu_state *st)
 {
-	struct layout l = { .nr = st->nr_counters, .ng = st->nr_groups };
+	struct layout l = { .nr = st->nr_counters, .ng = st->nr_groups, .pmu = st->pmu };
 
 	if (l.nr > nr_counters)
 		l.nr = nr_counters;
@@ -505,7 +506,7 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 					 struct layout l)
 {
 	struct task_struct *owner = per_thread ? prev : prev->group_leader;
-	struct td_key key = { .cgroup_id = cgroup_id };
+	struct td_key key = { .cgroup_id = cgroup_id, .pmu = l.pmu };
 	struct td_val *val;
 
 	/* --per-cgroup: one entry per cgroup, whatever the task. */

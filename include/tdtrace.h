@@ -14,6 +14,7 @@
 #define TD_MAX_COUNTERS 24
 #define TD_MAX_GROUPS	4
 #define TD_COMM_LEN	16
+#define TD_MAX_PMUS	4 /* core PMUs of one machine: cpu, or cpu_core, cpu_atom, ... */
 
 /*
  * Counter roles of the Intel TopDown set, in slot order, user space only
@@ -50,8 +51,8 @@ struct td_counts {
  * switch costs one hash lookup, not two.
  */
 struct td_key {
-	__u32 id; /* tgid, or pid with --per-thread; 0 for idle and with --per-cgroup */
-	__u32 pad;
+	__u32 id;  /* tgid, or pid with --per-thread; 0 for idle and with --per-cgroup */
+	__u32 pmu; /* the core PMU of the CPU it ran on: hybrid parts count P- and E-cores apart */
 	__u64 start_ns;	 /* task start time, boot-based; 0 with --per-cgroup */
 	__u64 cgroup_id; /* cgroup v2 id, TD_IDLE_CGROUP_ID for the idle tasks */
 };
@@ -89,6 +90,8 @@ struct td_cpu_state {
 	/* Set by the loader. */
 	__u32 nr_counters;
 	__u32 nr_groups;
+	__u32 pmu; /* which core PMU (plan's index) this CPU is: entries' key.pad */
+	__u32 pad;
 	__u8 group[TD_MAX_COUNTERS];
 	__u8 leads[TD_MAX_COUNTERS];
 	/* The program's own. */

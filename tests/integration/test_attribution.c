@@ -318,7 +318,7 @@ static bool known_type(const char *t)
 	return false;
 }
 
-/* 3. Every line is schema-1 JSON; the summary conserves every count exactly. */
+/* 3. Every line is schema-2 JSON; the summary conserves every count exactly. */
 static void test_summary_conservation(void **state)
 {
 	struct run *r = get_run(&run_a, false);
@@ -336,7 +336,7 @@ static void test_summary_conservation(void **state)
 		const char *type = itest_jstr(o, "type");
 		long long c = itest_jcount(o, "counts", "cpu-clock");
 
-		if (itest_jint(o, "schema") != 1 || !known_type(type))
+		if (itest_jint(o, "schema") != 2 || !known_type(type))
 			fail_msg("line %zu: schema %lld, type %s", i + 1, itest_jint(o, "schema"),
 				 type ? type : "(none)");
 		if (!itest_jis(o, "mode", "software"))

@@ -245,6 +245,39 @@ static void test_groups_and_smt(void **state)
 	assert_near(m.l2[TD_L2_FETCH_LAT], 0.1);
 }
 
+/*
+ * Each group scaled by its own times: group 0 ran all the time, group 1
+ * (lat) half of it: lat 10 -> 20, fetch latency 6 * 20 / 600 = 0.2, and
+ * the row is flagged multiplexed though group 0 was not. Group 1 never
+ * ran: its metric is NaN, not 0, and level 1 stays.
+ */
+static void test_group_scaling(void **state)
+{
+	static struct core_pmu pmu = { .name = "cpu", .type = 4 };
+	struct counter_set set;
+	struct td_decoding d;
+	struct td_metrics m;
+	struct td_counts c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(counters_from_model(&zen, &pmu, 2, false, &set, err, sizeof(err)), 0);
+	assert_int_equal(td_decoding_init(&d, &set, false, err, sizeof(err)), 0);
+	c = counts((const __u64[]){ 100, 120, 60, 10 }, 4, 100, 100);
+	c.enabled_ns[1] = 100;
+	c.running_ns[1] = 50;
+	td_decode(&d, &c, &m);
+	assert_true(m.multiplexed);
+	assert_near(m.scale, 1);
+	assert_near(m.l1[TD_L1_FE_BOUND], 0.2);
+	assert_near(m.l2[TD_L2_FETCH_LAT], 0.2);
+	c.running_ns[1] = 0;
+	td_decode(&d, &c, &m);
+	assert_false(m.never_counted);
+	assert_near(m.l1[TD_L1_FE_BOUND], 0.2);
+	assert_nan(m.l2[TD_L2_FETCH_LAT]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_no_slots),
 		cmocka_unit_test(test_software),
 		cmocka_unit_test(test_groups_and_smt),
+		cmocka_unit_test(test_group_scaling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

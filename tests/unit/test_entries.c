@@ -163,10 +163,12 @@ static void test_key_cmp(void **state)
 	assert_true(td_key_cmp(&a, &b) > 0);
 	assert_true(td_key_cmp(&b, &a) < 0);
 
-	/* The padding does not take part. */
-	a = (struct td_key){ .id = 3, .pad = 1, .start_ns = 9, .cgroup_id = 4 };
-	b = (struct td_key){ .id = 3, .pad = 2, .start_ns = 9, .cgroup_id = 4 };
-	assert_int_equal(td_key_cmp(&a, &b), 0);
+	/* The PMU comes last: it parts entries that are otherwise the same. */
+	a = (struct td_key){ .id = 3, .pmu = 1, .start_ns = 9, .cgroup_id = 4 };
+	b = (struct td_key){ .id = 3, .pmu = 2, .start_ns = 9, .cgroup_id = 4 };
+	assert_true(td_key_cmp(&a, &b) < 0);
+	b = (struct td_key){ .id = 3, .pmu = 0, .start_ns = 9, .cgroup_id = 5 };
+	assert_true(td_key_cmp(&a, &b) < 0);
 }
 
 /* entries_sort orders by td_key_cmp; reserve keeps contents; free empties. */
@@ -882,7 +884,7 @@ static void assert_same_view(const struct entry_set *s, const struct snapshot *b
 {
 	struct snapshot after = { 0 };
 
-	assert_int_equal(entries_view(s, false, &after), 0);
+	assert_int_equal(entries_view(s, -1, false, &after), 0);
 	assert_int_equal(after.nr_cgroups, before->nr_cgroups);
 	for (size_t i = 0; i < after.nr_cgroups; i++) {
 		assert_int_equal(after.cgroups[i].id, before->cgroups[i].id);
@@ -916,7 +918,7 @@ static void test_fold_exited(void **state)
 	acc.totals.untraced = counts(13, 3);
 	acc.totals.all = counts(1590, 12);
 	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
-	assert_int_equal(entries_view(&acc, false, &before), 0);
+	assert_int_equal(entries_view(&acc, -1, false, &before), 0);
 	/* Cgroup rows by hand: A 1000 + 5 + 50 + 7 = 1062 (4), B 3 + 500 + 1 = 504 (3). */
 	assert_int_equal(before.nr_cgroups, 2);
 	assert_counts_are(&before.cgroups[0].c, 1062, 4);
@@ -952,7 +954,7 @@ static void test_fold_exited(void **state)
 	entries_sort(&acc);
 	acc.totals.all = counts(1596, 14);
 	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
-	assert_int_equal(entries_view(&acc, false, &before), 0);
+	assert_int_equal(entries_view(&acc, -1, false, &before), 0);
 	assert_int_equal(entries_fold_exited(&acc, 2), 2);
 	assert_int_equal(acc.nr, 7);
 	assert_sorted(&acc);
@@ -1044,7 +1046,7 @@ static void test_fold_bounded(void **state)
 	{
 		struct snapshot view = { 0 };
 
-		assert_int_equal(entries_view(&acc, false, &view), 0);
+		assert_int_equal(entries_view(&acc, -1, false, &view), 0);
 		assert_int_equal(view.nr_cgroups, 3);
 		for (int cg = 0; cg < 3; cg++) {
 			assert_int_equal(view.cgroups[cg].id, cg);
@@ -1057,6 +1059,55 @@ static void test_fold_bounded(void **state)
 }
 
 /* ---------------------------------------------------------- entries_view */
+
+/*
+ * A hybrid part: process 1 ran on both core types (pmu 0 and 1), process 2
+ * on the E-cores (1) only. Each PMU's view holds only its own entries and
+ * totals: process 1 is in both, with the counts of each; process 2 only
+ * in view 1; cgroup A sums per PMU.
+ */
+static void test_view_per_pmu(void **state)
+{
+	struct entry_set s = { 0 };
+	struct snapshot v = { 0 };
+	struct entry e;
+
+	(void)state;
+	e = ent(1, 10, CG_A, 10, 1);
+	push(&s, e);
+	e = ent(1, 10, CG_A, 30, 2);
+	e.key.pmu = 1;
+	push(&s, e);
+	e = ent(2, 2, CG_A, 5, 1);
+	e.key.pmu = 1;
+	push(&s, e);
+	entries_sort(&s);
+	fill_totals(&s.pmu_totals[0], 3);
+	fill_totals(&s.pmu_totals[1], 4);
+
+	assert_int_equal(entries_view(&s, 0, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 1);
+	assert_int_equal(v.tasks[0].key.id, 1);
+	assert_counts_are(&v.tasks[0].val.c, 10, 1);
+	assert_int_equal(v.nr_cgroups, 1);
+	assert_counts_are(&v.cgroups[0].c, 10, 1);
+	assert_memory_equal(&v.totals, &s.pmu_totals[0], sizeof(v.totals));
+
+	assert_int_equal(entries_view(&s, 1, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 2);
+	assert_counts_are(&v.tasks[0].val.c, 30, 2);
+	assert_int_equal(v.tasks[1].key.id, 2);
+	assert_int_equal(v.nr_cgroups, 1);
+	assert_counts_are(&v.cgroups[0].c, 35, 3);
+	assert_memory_equal(&v.totals, &s.pmu_totals[1], sizeof(v.totals));
+
+	/* All PMUs: process 1 is one row with both. */
+	assert_int_equal(entries_view(&s, -1, true, &v), 0);
+	assert_int_equal(v.nr_tasks, 2);
+	assert_counts_are(&v.tasks[0].val.c, 40, 3);
+	snapshot_free(&v);
+	entries_free(&s);
+}
 
 static void test_view(void **state)
 {
@@ -1081,7 +1132,7 @@ static void test_view(void **state)
 	push(&s, named(ent(3, 3, CG_C, 9, 2), "most"));
 	fill_totals(&s.totals, 9);
 
-	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(entries_view(&s, -1, true, &v), 0);
 	assert_int_equal(v.nr_tasks, 5);
 	t = &v.tasks[0];
 	assert_int_equal(t->key.id, 0);
@@ -1129,7 +1180,7 @@ static void test_view(void **state)
 	assert_memory_equal(&v.totals, &s.totals, sizeof(s.totals));
 
 	/* No task rows; the same cgroup rows. */
-	assert_int_equal(entries_view(&s, false, &v), 0);
+	assert_int_equal(entries_view(&s, -1, false, &v), 0);
 	assert_int_equal(v.nr_tasks, 0);
 	assert_int_equal(v.nr_cgroups, 4);
 	assert_counts_are(&v.cgroups[2].c, 34, 3);
@@ -1137,7 +1188,7 @@ static void test_view(void **state)
 	/* Reused for a smaller set: rows are replaced, not appended. */
 	s.nr = 1;
 	memset(&s.totals, 0, sizeof(s.totals));
-	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(entries_view(&s, -1, true, &v), 0);
 	assert_int_equal(v.nr_tasks, 1);
 	assert_int_equal(v.nr_cgroups, 1);
 	assert_counts_are(&v.cgroups[0].c, 100, 50);
@@ -1145,13 +1196,13 @@ static void test_view(void **state)
 
 	/* Empty. */
 	s.nr = 0;
-	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(entries_view(&s, -1, true, &v), 0);
 	assert_int_equal(v.nr_tasks + v.nr_cgroups, 0);
 	/* Empty, into a view with no buffers yet (make sanitize: no qsort of NULL). */
 	{
 		struct snapshot fresh = { 0 };
 
-		assert_int_equal(entries_view(&s, true, &fresh), 0);
+		assert_int_equal(entries_view(&s, -1, true, &fresh), 0);
 		assert_int_equal(fresh.nr_tasks + fresh.nr_cgroups, 0);
 		snapshot_free(&fresh);
 	}
@@ -1170,7 +1221,7 @@ static void test_view_cgroup_order(void **state)
 	/* 30 tasks, task i in cgroup (7 i) % 10: each cgroup gets 3 tasks. */
 	for (__u32 i = 1; i <= 30; i++)
 		push(&s, ent(i, i, (7 * i) % 10, i, 1));
-	assert_int_equal(entries_view(&s, true, &v), 0);
+	assert_int_equal(entries_view(&s, -1, true, &v), 0);
 	assert_int_equal(v.nr_tasks, 30);
 	assert_int_equal(v.nr_cgroups, 10);
 	for (size_t c = 0; c < 10; c++) {
@@ -1284,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(test_fold_ties_and_cgroups),
 		cmocka_unit_test(test_fold_bounded),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_view_per_pmu),
 		cmocka_unit_test(test_view_cgroup_order),
 		cmocka_unit_test(test_intervals_with_eviction),
 	};

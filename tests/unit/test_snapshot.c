@@ -176,10 +176,10 @@ static void test_key_cmp(void **state)
 	a.cgroup_id = ~0ULL;
 	b.cgroup_id = 0;
 	assert_true(td_key_cmp(&a, &b) > 0);
-	/* The padding does not take part. */
-	a = (struct td_key){ .id = 3, .pad = 1, .start_ns = 9, .cgroup_id = 2 };
-	b = (struct td_key){ .id = 3, .pad = 2, .start_ns = 9, .cgroup_id = 2 };
-	assert_int_equal(td_key_cmp(&a, &b), 0);
+	/* The PMU comes last. */
+	a = (struct td_key){ .id = 3, .pmu = 2, .start_ns = 9, .cgroup_id = 2 };
+	b = (struct td_key){ .id = 3, .pmu = 1, .start_ns = 9, .cgroup_id = 2 };
+	assert_true(td_key_cmp(&a, &b) > 0);
 }
 
 /* td_key_seek: the sorted merge every join of two key-sorted arrays uses. */

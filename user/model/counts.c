@@ -43,7 +43,12 @@ void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 
 double td_counts_scale(const struct td_counts *c)
 {
-	__u64 enabled = c->enabled_ns[0], running = c->running_ns[0];
+	return td_counts_group_scale(c, 0);
+}
+
+double td_counts_group_scale(const struct td_counts *c, int group)
+{
+	__u64 enabled = c->enabled_ns[group], running = c->running_ns[group];
 
 	if (enabled > 0 && running == 0)
 		return 0;
@@ -60,6 +65,9 @@ int td_key_cmp(const struct td_key *a, const struct td_key *b)
 		return a->start_ns < b->start_ns ? -1 : 1;
 	if (a->cgroup_id != b->cgroup_id)
 		return a->cgroup_id < b->cgroup_id ? -1 : 1;
+	/* Last: one PMU's entries, taken alone, stay in (id, start, cgroup) order. */
+	if (a->pmu != b->pmu)
+		return a->pmu < b->pmu ? -1 : 1;
 	return 0;
 }
 

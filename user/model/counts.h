@@ -26,6 +26,9 @@ void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct 
  */
 double td_counts_scale(const struct td_counts *c);
 
+/* The same for counting group @group: each group is multiplexed on its own. */
+double td_counts_group_scale(const struct td_counts *c, int group);
+
 void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t);
 void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 		struct td_cpu_totals *out);

@@ -55,7 +55,9 @@ void td_decode(const struct td_decoding *d, const struct td_counts *c, struct td
 
 	/*
 	 * Multiplexed out for part of the time: perf's convention is to scale
-	 * counts by enabled/running.
+	 * counts by enabled/running, each group by its own (the kernel
+	 * schedules a group whole). A group that never ran counted nothing:
+	 * its events are NaN, so the metrics that need them are too.
 	 */
 	m->scale = td_counts_scale(c);
 	m->never_counted = m->scale == 0;
@@ -66,8 +68,13 @@ void td_decode(const struct td_decoding *d, const struct td_counts *c, struct td
 		m->slots = (double)c->count[0] * m->scale;
 		return;
 	}
-	for (int i = 0; i < set->nr; i++)
-		counts[set->event[i]] = (double)c->count[i] * m->scale;
+	for (int i = 0; i < set->nr; i++) {
+		double scale = td_counts_group_scale(c, set->group[i]);
+
+		if (scale != 1.0)
+			m->multiplexed = true;
+		counts[set->event[i]] = scale ? (double)c->count[i] * scale : NAN;
+	}
 	td_decoder_eval(&d->decoder, counts, m->value);
 	m->slots = m->value[d->decoder.slots];
 	m->valid = m->slots > 0;

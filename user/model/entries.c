@@ -51,6 +51,8 @@ int entries_diff(const struct entry_set *prev, const struct entry_set *cur, stru
 		td_counts_sub(&c->c, base, &d->c);
 	}
 	totals_sub(&cur->totals, &prev->totals, &delta->totals);
+	for (int k = 0; k < TD_MAX_PMUS; k++)
+		totals_sub(&cur->pmu_totals[k], &prev->pmu_totals[k], &delta->pmu_totals[k]);
 	return 0;
 }
 
@@ -84,6 +86,8 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta)
 	acc->cap = acc->nr + delta->nr + 1;
 	acc->nr = n;
 	totals_add(&acc->totals, &delta->totals);
+	for (int k = 0; k < TD_MAX_PMUS; k++)
+		totals_add(&acc->pmu_totals[k], &delta->pmu_totals[k]);
 	return 0;
 }
 
@@ -207,19 +211,21 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 		return 0; /* kept, not lost: try again next time */
 	}
 	foldable(acc, exited);
-	/* The smallest go; mark them by their key's id, then sum them per cgroup. */
+	/* The smallest go; mark them by their key's id, then sum them per cgroup and PMU. */
 	qsort(exited, nr_exited, sizeof(*exited), cmp_slots_then_key);
 	nr_fold = nr_exited - keep;
 	for (size_t k = 0; k < nr_fold; k++) {
 		struct entry *e = exited[k], *f = NULL;
 
 		for (size_t m = 0; m < nr_folded; m++)
-			if (folded[m].key.cgroup_id == e->key.cgroup_id)
+			if (folded[m].key.cgroup_id == e->key.cgroup_id &&
+			    folded[m].key.pmu == e->key.pmu)
 				f = &folded[m];
 		if (!f) {
 			f = &folded[nr_folded++];
 			f->key = (struct td_key){ .id = TD_FOLDED_ID,
-						  .cgroup_id = e->key.cgroup_id };
+						  .cgroup_id = e->key.cgroup_id,
+						  .pmu = e->key.pmu };
 			/* Its row's pid: 0 would say the idle tasks. */
 			f->tgid = TD_FOLDED_ID;
 			f->flags = TD_TASK_EXITED;
@@ -238,7 +244,8 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 			continue;
 		if (e->key.id == TD_FOLDED_ID) {
 			for (size_t m = 0; m < nr_folded; m++) {
-				if (folded[m].key.cgroup_id == e->key.cgroup_id) {
+				if (folded[m].key.cgroup_id == e->key.cgroup_id &&
+				    folded[m].key.pmu == e->key.pmu) {
 					td_counts_add(&e->c, &folded[m].c);
 					folded[m].key.start_ns = 1; /* merged */
 				}
@@ -271,42 +278,58 @@ static int cmp_id_ref(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view)
+/* Is @e in the view of @pmu (-1: every PMU)? */
+static bool of_pmu(const struct entry *e, int pmu)
+{
+	return pmu < 0 || e->key.pmu == (__u32)pmu;
+}
+
+int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view)
 {
 	struct id_ref *order;
+	size_t nr = 0;
 
 	if (snapshot_reserve(view, with_tasks ? s->nr : 0, s->nr))
 		return -ENOMEM;
 	view->nr_tasks = 0;
-	/* Entries sort by task, then cgroup: a process's entries are neighbours. */
+	/*
+	 * Entries sort by task, then cgroup, then PMU: a process's entries are
+	 * neighbours, those of other PMUs among them skipped.
+	 */
 	for (size_t i = 0; with_tasks && i < s->nr;) {
-		const struct entry *most = &s->v[i];
-		struct task_sample *t = &view->tasks[view->nr_tasks++];
+		const struct entry *most = NULL;
+		struct task_sample *t = &view->tasks[view->nr_tasks];
 		size_t j;
 
 		memset(t, 0, sizeof(*t));
 		t->key.id = s->v[i].key.id;
 		t->key.start_ns = s->v[i].key.start_ns;
 		for (j = i; j < s->nr && td_same_task(&s->v[j].key, &s->v[i].key); j++) {
+			if (!of_pmu(&s->v[j], pmu))
+				continue;
 			td_counts_add(&t->val.c, &s->v[j].c);
 			t->val.flags |= s->v[j].flags;
-			if (s->v[j].c.count[0] > most->c.count[0])
+			if (!most || s->v[j].c.count[0] > most->c.count[0])
 				most = &s->v[j];
 		}
+		i = j;
+		if (!most)
+			continue; /* it ran on other PMUs only */
 		/* A process that moved shows in the cgroup where it ran most. */
 		t->val.cgroup_id = most->key.cgroup_id;
 		t->val.tgid = most->tgid;
 		memcpy(t->val.comm, most->comm, sizeof(t->val.comm));
-		i = j;
+		view->nr_tasks++;
 	}
 	order = malloc((s->nr ? s->nr : 1) * sizeof(*order));
 	if (!order)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr; i++)
-		order[i] = (struct id_ref){ .id = s->v[i].key.cgroup_id, .idx = i };
-	qsort(order, s->nr, sizeof(*order), cmp_id_ref);
+		if (of_pmu(&s->v[i], pmu))
+			order[nr++] = (struct id_ref){ .id = s->v[i].key.cgroup_id, .idx = i };
+	qsort(order, nr, sizeof(*order), cmp_id_ref);
 	view->nr_cgroups = 0;
-	for (size_t i = 0; i < s->nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		struct cgroup_sample *last =
 			view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1] : NULL;
 		const struct entry *e = &s->v[order[i].idx];
@@ -319,7 +342,7 @@ int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *vi
 		}
 	}
 	free(order);
-	view->totals = s->totals;
+	view->totals = pmu < 0 ? s->totals : s->pmu_totals[pmu];
 	return 0;
 }
 

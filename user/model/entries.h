@@ -27,7 +27,8 @@ struct entry {
 struct entry_set {
 	struct entry *v; /* sorted by key */
 	size_t nr, cap;
-	struct td_cpu_totals totals; /* summed over CPUs */
+	struct td_cpu_totals totals;		      /* summed over CPUs */
+	struct td_cpu_totals pmu_totals[TD_MAX_PMUS]; /* the same, over each core PMU's CPUs */
 };
 
 /* Exited entries folded together (entries_fold_exited) get this id. */
@@ -73,11 +74,12 @@ void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n);
 size_t entries_fold_exited(struct entry_set *acc, size_t keep);
 
 /*
- * Rows for report_build: entries of one process summed into one task row
- * (its cgroup: where it ran most; none if !@with_tasks), entries of one
- * cgroup into one cgroup row. @view's buffers are reused.
+ * Rows for report_build, of the entries counted on core PMU @pmu (key.pmu;
+ * -1: all): entries of one process summed into one task row (its cgroup:
+ * where it ran most; none if !@with_tasks), entries of one cgroup into one
+ * cgroup row, and that PMU's totals. @view's buffers are reused.
  */
-int entries_view(const struct entry_set *s, bool with_tasks, struct snapshot *view);
+int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view);
 
 /*
  * Reads over a run: the last two reads of the map, the interval between

@@ -5,7 +5,6 @@
 #include "model/models.h"
 #include "model/plan.h"
 
-
 /* "cpu_atom CPUs 16-23" for a message. */
 static void named_cpus(const struct core_pmu *pmu, char *buf, size_t size)
 {
@@ -97,21 +96,12 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 		return -ENODEV;
 	for (int i = 0; i < p->nr_pmus; i++)
 		for (int c = 0; c < PMU_MAX_CPUS; c++)
-			if (p->pmus[i].cpus[c] && online[c] && p->pmu_of[c] < 0)
+			if (p->pmus[i].cpus[c] && online[c] && p->pmu_of[c] < 0) {
 				p->pmu_of[c] = i;
-	/*
-	 * Until the tracer opens a set per PMU, it counts the first PMU's
-	 * CPUs only; the others are said.
-	 */
-	p->counters = p->pmus[0].counters;
-	for (int c = 0; c < PMU_MAX_CPUS; c++)
-		p->cpus[c] = p->pmu_of[c] == 0;
-	for (int i = 1; i < p->nr_pmus && err; i++)
-		fprintf(err, "tdtrace: leaving out %s CPUs: one core type per run for now\n",
-			p->pmus[i].pmu);
+				p->cpus[c] = true;
+			}
 	return 0;
 }
-
 
 /* BPF maps, programs, links and BTF, stdio, -o, the command's pipes: a generous bound. */
 #define TD_FILES_FIXED 128

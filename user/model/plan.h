@@ -22,9 +22,8 @@ struct pmu_plan {
 };
 
 struct plan {
-	struct counter_set counters; /* one group per CPU: leader and members */
-	bool cpus[PMU_MAX_CPUS];     /* where to open it */
-	unsigned int max_entries;    /* (task, cgroup) entries the BPF map holds */
+	bool cpus[PMU_MAX_CPUS];  /* where to open counters: CPUs of some planned PMU */
+	unsigned int max_entries; /* (task, cgroup) entries the BPF map holds */
 
 	/* By core PMU (plan_models): hybrid machines have one per core type. */
 	struct pmu_plan pmus[PMU_MAX_CORE_PMUS];
@@ -36,7 +35,6 @@ struct plan {
 	int nr_notes;
 };
 
-
 /*
  * The counters of each core PMU in @cpu, from its model (models.h), or
  * cpu-clock on every online CPU with --software. A PMU without a model,
@@ -47,7 +45,6 @@ struct plan {
  */
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
 		struct plan *p, FILE *err);
-
 
 /*
  * File descriptors the run will hold: a counter per event per CPU, the

@@ -34,7 +34,7 @@ struct pmu_event {
 };
 
 
-#define PMU_MAX_CORE_PMUS 4   /* "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" */
+#define PMU_MAX_CORE_PMUS TD_MAX_PMUS /* "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" */
 #define PMU_MAX_EVENTS	  128 /* events/ entries kept per PMU */
 
 /* One events/ entry, encoded. */

@@ -31,6 +31,7 @@ struct report_config {
 	const struct counter_set *counters;
 	const struct td_decoding *decoding; /* how counts become TopDown fractions */
 	bool smt_on;			    /* perf's #SMT_on, recorded for tdtrace report */
+	const char *pmu;		    /* hybrid parts: which core PMU ("cpu_atom"); else NULL */
 	bool per_thread;
 	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
 	bool per_cgroup; /* no task rows */

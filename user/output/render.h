@@ -17,8 +17,13 @@
 #include "output/file.h"
 
 struct renderer {
-	struct report_config cfg;
-	struct td_decoding decoding;
+	/* One report per core PMU per interval: hybrid parts count P- and E-cores apart. */
+	struct report_config cfg[TD_MAX_PMUS];
+	struct td_decoding decoding[TD_MAX_PMUS];
+	int nr_cpus[TD_MAX_PMUS]; /* planned CPUs of each PMU */
+	int nr_pmus;
+	int nr_counters; /* the largest PMU's: conservation checks this many slots */
+	bool times;	 /* group times are kept per entry (not with --software) */
 	struct cgroup_rows_opts rows;
 	bool json;
 	unsigned int top;
@@ -36,8 +41,8 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		  const struct targets *t, struct output_file *out, struct cgroup_names *names);
 
 /*
- * Build @r's rows from @s and write them. @r holds what was measured
- * (interval, times, CPUs); its rows are freed again. Returns 0, -EPIPE
+ * Build @r's rows from @s and write them, a report per core PMU. @r holds
+ * what was measured (interval, times, CPUs); its rows are freed again. Returns 0, -EPIPE
  * when the reader is gone (nothing said), or -errno said on stderr.
  */
 int render(struct renderer *rd, struct report *r, const struct entry_set *s);

@@ -79,7 +79,8 @@ static void print_header(FILE *f, const struct report *r)
 			fprintf(f, "busy %.1f ms (%.1f%% of %d CPUs), idle %.1f ms", busy / 1e6,
 				cap > 0 ? 100.0 * busy / cap : 0.0, r->nr_cpus, idle / 1e6);
 	} else {
-		fprintf(f, ", TopDown L%d (%s), %s slots", cs->level, cs->model->name,
+		fprintf(f, ", TopDown L%d (%s%s%s), %s slots", cs->level, cs->model->name,
+			r->cfg->pmu ? " on " : "", r->cfg->pmu ? r->cfg->pmu : "",
 			si(buf, sizeof(buf), r->system.slots));
 		if (r->system.valid)
 			fprintf(f, ": FE %.1f%% BAD %.1f%% BE %.1f%% RET %.1f%%",

@@ -6,16 +6,18 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "model/pmu_desc.h"
 #include "tracer/collect.h"
 
 int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
-		   int flush_fd, bool *cpus)
+		   int flush_fd, bool *cpus, const signed char *pmu_of)
 {
 	memset(c, 0, sizeof(*c));
 	c->entries_fd = entries_fd;
 	c->totals_fd = totals_fd;
 	c->flush_fd = flush_fd;
 	c->cpus = cpus;
+	c->pmu_of = pmu_of;
 	c->max_entries = max_entries;
 	c->nr_cpus = libbpf_num_possible_cpus();
 	if (c->nr_cpus <= 0)
@@ -117,8 +119,14 @@ int collector_read(struct collector *c, struct entry_set *s)
 	if (bpf_map_lookup_elem(c->totals_fd, &closed, c->percpu))
 		return -errno;
 	memset(&c->totals_half[closed], 0, sizeof(c->totals_half[closed]));
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+	memset(c->pmu_totals_half[closed], 0, sizeof(c->pmu_totals_half[closed]));
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		int pmu = cpu < PMU_MAX_CPUS ? c->pmu_of[cpu] : -1;
+
 		totals_add(&c->totals_half[closed], &c->percpu[cpu]);
+		if (pmu >= 0 && pmu < TD_MAX_PMUS)
+			totals_add(&c->pmu_totals_half[closed][pmu], &c->percpu[cpu]);
+	}
 
 	for (size_t i = 0; i < nr; i++) {
 		c->order[i].key = c->keys[i];
@@ -147,6 +155,10 @@ int collector_read(struct collector *c, struct entry_set *s)
 	s->nr = nr;
 	s->totals = c->totals_half[0];
 	totals_add(&s->totals, &c->totals_half[1]);
+	for (int k = 0; k < TD_MAX_PMUS; k++) {
+		s->pmu_totals[k] = c->pmu_totals_half[0][k];
+		totals_add(&s->pmu_totals[k], &c->pmu_totals_half[1][k]);
+	}
 	swap = c->held;
 	c->held = c->next;
 	c->next = swap;

@@ -33,19 +33,21 @@ struct collector {
 	bool *cpus;   /* CPUs to flush: those being counted (one going offline is dropped) */
 	int nr_cpus;  /* possible CPUs: per-CPU map values come in this many copies */
 	unsigned int max_entries;
-	__u64 epoch; /* epochs closed so far: the half being written is epoch & 1 */
+	__u64 epoch;	     /* epochs closed so far: the half being written is epoch & 1 */
 	struct td_key *keys; /* batch lookup buffers, map-sized */
 	struct td_val *vals;
 	struct held *held, *next; /* sorted by key: last read, and the one being built */
 	size_t nr_held;
 	struct raw_ref *order; /* the batch, sorted by key */
 	struct td_cpu_totals *percpu;
-	struct td_cpu_totals totals_half[2]; /* summed over CPUs */
-	struct td_key *evict;		     /* scratch for collector_evict_exited */
+	struct td_cpu_totals totals_half[2];		      /* summed over CPUs */
+	struct td_cpu_totals pmu_totals_half[2][TD_MAX_PMUS]; /* over each PMU's CPUs */
+	const signed char *pmu_of; /* each CPU's core PMU (plan.pmu_of), -1: none */
+	struct td_key *evict;	   /* scratch for collector_evict_exited */
 };
 
 int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
-		   int flush_fd, bool *cpus);
+		   int flush_fd, bool *cpus, const signed char *pmu_of);
 
 /* Flush every CPU, then read a consistent cut into @s (sorted, cumulative). 0 or -errno. */
 int collector_read(struct collector *c, struct entry_set *s);

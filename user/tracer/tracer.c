@@ -35,21 +35,28 @@ static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 
 /*
  * Give each CPU its counter layout (struct td_cpu_state): the slots open
- * there, in the groups of @set, as cpu_groups_open() opened them. CPUs
- * left out get nr_counters 0: the program reads nothing there.
+ * there, in the groups of its PMU's set, as cpu_groups_open() opened
+ * them, and the PMU's index (entries' key.pmu). CPUs left out get
+ * nr_counters 0: the program reads nothing there.
  */
-static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g,
-			   const struct counter_set *set)
+static int set_cpu_layouts(struct tracer *tr, const struct plan *p)
 {
-	struct td_cpu_state *st = calloc(g->nr_cpus, sizeof(*st));
+	struct td_cpu_state *st;
+	int nr_cpus = libbpf_num_possible_cpus();
 	__u32 zero = 0;
 	int err = 0;
 
+	st = calloc(nr_cpus, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
-		if (cpu_groups_fd(g, cpu, 0) < 0)
+	for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++) {
+		int k = tr->pmu_of[cpu];
+		const struct counter_set *set;
+
+		if (k < 0)
 			continue;
+		set = &p->pmus[k].counters;
+		st[cpu].pmu = k;
 		st[cpu].nr_counters = set->nr;
 		st[cpu].nr_groups = counters_nr_groups(set);
 		for (int slot = 0; slot < set->nr; slot++) {
@@ -57,7 +64,7 @@ static int set_cpu_layouts(struct tdtrace *skel, const struct cpu_groups *g,
 			st[cpu].leads[slot] = counters_leads(set, slot);
 		}
 	}
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.td_cpu_state), &zero, st, 0))
+	if (bpf_map_update_elem(bpf_map__fd(tr->skel->maps.td_cpu_state), &zero, st, 0))
 		err = -errno;
 	free(st);
 	return err;
@@ -74,7 +81,8 @@ static int choose_member_reads(struct tracer *tr)
 	const struct td_selfcheck *c = &skel->bss->selfcheck;
 	int err;
 
-	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus, tr->groups.nr_cpus);
+	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus,
+			  libbpf_num_possible_cpus());
 	if (err)
 		return err;
 	/* Equal, or behind by under 1% (counts still growing between the two reads). */
@@ -120,14 +128,20 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 		      const struct targets *t)
 {
 	struct tdtrace *skel = tr->skel;
-	int nr_cpus = libbpf_num_possible_cpus();
+	int nr_cpus = libbpf_num_possible_cpus(), most = 0, groups = 0;
 
-	/* Bounds of every CPU's layout (set_cpu_layouts): the same on every CPU today. */
-	skel->rodata->nr_counters = p->counters.nr;
-	skel->rodata->nr_groups = counters_nr_groups(&p->counters);
+	/* Bounds of every CPU's layout (set_cpu_layouts): the largest PMU's. */
+	for (int k = 0; k < p->nr_pmus; k++) {
+		if (p->pmus[k].counters.nr > most)
+			most = p->pmus[k].counters.nr;
+		if (counters_nr_groups(&p->pmus[k].counters) > groups)
+			groups = counters_nr_groups(&p->pmus[k].counters);
+	}
+	skel->rodata->nr_counters = most;
+	skel->rodata->nr_groups = groups;
 	skel->rodata->per_thread = o->per_thread;
 	skel->rodata->charge_tasks = !o->per_cgroup;
-	skel->rodata->track_times = !p->counters.software;
+	skel->rodata->track_times = !p->pmus[0].counters.software;
 	skel->rodata->filter_pids = t->filter_pids;
 	for (int i = 0; i < t->nr_cgroups; i++) {
 		skel->rodata->cgroup_filter_id[i] = t->cgroups[i].id;
@@ -146,7 +160,7 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	bpf_map__set_max_entries(skel->maps.td_moves, nr_cpus);
 	skel->rodata->nr_cpu_ids = nr_cpus;
 	/* One slot per counter and CPU possible: the program indexes slot * nr_cpus + cpu. */
-	bpf_map__set_max_entries(skel->maps.td_counters, p->counters.nr * nr_cpus);
+	bpf_map__set_max_entries(skel->maps.td_counters, most * nr_cpus);
 	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
 	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
 }
@@ -175,17 +189,70 @@ static int load(struct tracer *tr, const struct options *o)
 /* Fill the maps, start the counters, choose how members are read. */
 static int start_counting(struct tracer *tr, const struct plan *p)
 {
-	int err = fill_counter_map(tr->skel, &tr->groups);
+	bool members = false;
+	int err = 0;
 
+	for (int k = 0; k < tr->nr_pmus && !err; k++) {
+		err = fill_counter_map(tr->skel, &tr->groups[k]);
+		members |= tr->groups[k].nr_counters > 1;
+	}
 	if (!err)
-		err = set_cpu_layouts(tr->skel, &tr->groups, &p->counters);
-	if (!err)
-		err = cpu_groups_enable(&tr->groups);
-	if (!err && p->counters.nr > 1)
+		err = set_cpu_layouts(tr, p);
+	for (int k = 0; k < tr->nr_pmus && !err; k++)
+		err = cpu_groups_enable(&tr->groups[k]);
+	if (!err && members)
 		err = choose_member_reads(tr);
 	if (err)
 		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
 	return err;
+}
+
+/*
+ * Each core PMU's counters on its CPUs. A PMU whose counters open on no
+ * CPU is left out, said once; with none open, the first failure is the
+ * error. tr->cpus and tr->pmu_of say which CPUs count, for which PMU.
+ */
+static int open_counters(struct tracer *tr, const struct plan *p)
+{
+	int nr_cpus = libbpf_num_possible_cpus(), first = 0;
+	char why[sizeof(tr->groups[0].first_failure)] = "";
+
+	memset(tr->pmu_of, -1, PMU_MAX_CPUS);
+	tr->nr_pmus = p->nr_pmus;
+	for (int k = 0; k < p->nr_pmus; k++) {
+		bool *mine = calloc(PMU_MAX_CPUS, sizeof(*mine));
+		int err;
+
+		if (!mine)
+			return -ENOMEM;
+		for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++)
+			mine[cpu] = p->pmu_of[cpu] == k;
+		err = cpu_groups_open(&tr->groups[k], &p->pmus[k].counters, mine, nr_cpus, stderr);
+		free(mine);
+		if (err) {
+			if (!first) {
+				first = err;
+				snprintf(why, sizeof(why), "%s", tr->groups[k].first_failure);
+			}
+			if (p->nr_pmus > 1)
+				fprintf(stderr, "tdtrace: leaving out %s: %s\n", p->pmus[k].pmu,
+					tr->groups[k].first_failure[0]
+						? tr->groups[k].first_failure
+						: "none of its CPUs is present");
+			continue;
+		}
+		for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++)
+			if (cpu_groups_fd(&tr->groups[k], cpu, 0) >= 0) {
+				tr->cpus[cpu] = true;
+				tr->pmu_of[cpu] = k;
+			}
+	}
+	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++)
+		if (tr->cpus[cpu])
+			return 0;
+	fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
+		why[0] ? why : strerror(-first));
+	return first ? first : -ENODEV;
 }
 
 int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p,
@@ -197,17 +264,12 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 	memset(tr, 0, sizeof(*tr));
 	tr->stats_fd = -1;
 	tr->cpus = calloc(PMU_MAX_CPUS, sizeof(*tr->cpus));
-	if (!tr->cpus)
+	tr->pmu_of = malloc(PMU_MAX_CPUS);
+	if (!tr->cpus || !tr->pmu_of)
 		return -ENOMEM;
-	err = cpu_groups_open(&tr->groups, &p->counters, p->cpus, libbpf_num_possible_cpus(),
-			      stderr);
-	if (err) {
-		fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
-			tr->groups.first_failure[0] ? tr->groups.first_failure : strerror(-err));
+	err = open_counters(tr, p);
+	if (err)
 		return err;
-	}
-	for (int cpu = 0; cpu < tr->groups.nr_cpus; cpu++)
-		tr->cpus[cpu] = cpu_groups_fd(&tr->groups, cpu, 0) >= 0;
 
 	tr->skel = tdtrace__open_opts(&open_opts);
 	if (!tr->skel) {
@@ -223,7 +285,7 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 		return err;
 	err = collector_init(&tr->coll, bpf_map__fd(tr->skel->maps.td_entries),
 			     bpf_map__fd(tr->skel->maps.td_totals), p->max_entries,
-			     bpf_program__fd(tr->skel->progs.td_flush), tr->cpus);
+			     bpf_program__fd(tr->skel->progs.td_flush), tr->cpus, tr->pmu_of);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
 		return err;
@@ -297,12 +359,22 @@ int tracer_attach(struct tracer *tr, struct tally *tl)
 
 void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thread)
 {
-	const struct counter_set *cs = &p->counters;
+	fputs("tdtrace: counting ", stderr);
+	for (int k = 0; k < tr->nr_pmus; k++) {
+		const struct counter_set *cs = &p->pmus[k].counters;
 
-	fprintf(stderr, "tdtrace: counting %s on %d CPUs%s%s; Ctrl-C to stop\n",
-		cs->software ? "cpu-clock (--software)"
-			     : (cs->level == 2 ? "TopDown L1+L2" : "TopDown L1"),
-		tr->groups.nr_open, per_thread ? " per thread" : "",
+		if (!tr->groups[k].nr_open)
+			continue;
+		if (cs->software)
+			fprintf(stderr, "cpu-clock (--software)");
+		else
+			fprintf(stderr, "%sTopDown L%d (%s on %s)", k ? ", " : "", cs->level,
+				cs->model->name, p->pmus[k].pmu);
+		fprintf(stderr, " on %d CPUs", tr->groups[k].nr_open);
+		if (cs->left_out[0])
+			fprintf(stderr, " [left out: %s]", cs->left_out);
+	}
+	fprintf(stderr, "%s%s; Ctrl-C to stop\n", per_thread ? " per thread" : "",
 		tr->on_cgroup_switch ? " at cgroup switches" : "");
 }
 
@@ -353,7 +425,11 @@ void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigne
 
 int tracer_nr_cpus(const struct tracer *tr)
 {
-	return tr->groups.nr_open;
+	int n = 0;
+
+	for (int k = 0; k < tr->nr_pmus; k++)
+		n += tr->groups[k].nr_open;
+	return n;
 }
 
 void tracer_close(struct tracer *tr)
@@ -364,9 +440,11 @@ void tracer_close(struct tracer *tr)
 	free(tr->cgsw_links);
 	tdtrace__destroy(tr->skel);
 	cpu_groups_close(&tr->cgroup_switches);
-	cpu_groups_close(&tr->groups);
+	for (int k = 0; k < TD_MAX_PMUS; k++)
+		cpu_groups_close(&tr->groups[k]);
 	collector_free(&tr->coll);
 	free(tr->cpus);
+	free(tr->pmu_of);
 	memset(tr, 0, sizeof(*tr));
 	tr->stats_fd = -1;
 }

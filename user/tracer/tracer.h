@@ -20,11 +20,13 @@ struct bpf_link;
 
 struct tracer {
 	struct tdtrace *skel;
-	struct cpu_groups groups;	   /* the counters, one group per CPU */
+	struct cpu_groups groups[TD_MAX_PMUS]; /* the counters of each core PMU, on its CPUs */
+	int nr_pmus;
 	struct cpu_groups cgroup_switches; /* --per-cgroup alone: the trigger events */
 	struct bpf_link **cgsw_links;
 	bool on_cgroup_switch; /* charged at cgroup switches, not at every sched_switch */
 	bool *cpus;	       /* [PMU_MAX_CPUS]: CPUs counted (the collector drops offline ones) */
+	signed char *pmu_of;   /* [PMU_MAX_CPUS]: each counted CPU's PMU (plan's index), else -1 */
 	struct collector coll;
 	int stats_fd; /* --self-stats: BPF run-time stats stay on while it is open */
 };
