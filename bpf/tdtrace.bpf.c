@@ -855,10 +855,15 @@ int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		/* Its entry in the cgroup it runs in now (exec runs in the task). */
 		.cgroup_id = bpf_get_current_cgroup_id(),
 	};
+	u32 zero = 0;
+	struct td_cpu_state *st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	struct td_val *val;
 
 	if (!charge_tasks)
 		return 0;
+	/* The entry of the core type it runs on now. */
+	if (st)
+		key.pmu = st->pmu;
 	val = bpf_map_lookup_elem(&td_entries, &key);
 	if (val)
 		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), p->comm);
