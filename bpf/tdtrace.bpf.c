@@ -844,6 +844,46 @@ int BPF_PROG(td_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * Run by the loader on a CPU that went offline or came back
+ * (BPF_F_TEST_RUN_ON_CPU): it takes the layout in new_layout for this
+ * CPU. Its counters are new perf events, so the cached member pointers go
+ * and the baseline is read here and now: no delta spans the old and the
+ * new counters, and the slice running from this moment is charged at the
+ * next switch (a lone task may not switch before the next interval).
+ */
+struct td_layout new_layout; /* .bss: written by the loader just before */
+
+SEC("raw_tp")
+int td_relayout(void *ctx)
+{
+	struct td_cpu_state *st;
+	struct layout l;
+	u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (!st)
+		return 0;
+	st->nr_counters = new_layout.nr_counters;
+	st->nr_groups = new_layout.nr_groups;
+	st->pmu = new_layout.pmu;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		st->group[i] = new_layout.group[i];
+		st->leads[i] = new_layout.leads[i];
+		st->member_event[i] = 0;
+	}
+	st->primed = 0;
+	l = layout_of(st);
+	if (l.nr <= 0 || read_counters(st, l))
+		return 0; /* not primed: the next read sets the baseline */
+	/* Whole arrays: slots past the layout are never read. */
+	__builtin_memcpy(st->last, st->cur, sizeof(st->last));
+	__builtin_memcpy(st->last_enabled, st->cur_enabled, sizeof(st->last_enabled));
+	__builtin_memcpy(st->last_running, st->cur_running, sizeof(st->last_running));
+	st->primed = 1;
+	return 0;
+}
+
 /* exec renames the process: keep the row's name current. */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)

@@ -110,6 +110,21 @@ struct td_cpu_state {
 	struct td_counts moved;
 };
 
+/*
+ * A CPU's new layout, for td_relayout: the loader writes it to the
+ * program's .bss, then runs td_relayout on that CPU, which copies it into
+ * the CPU's own td_cpu_state (a per-CPU map cannot be written for one CPU
+ * from user space without rewriting every CPU's state).
+ */
+struct td_layout {
+	__u32 nr_counters; /* 0: stop reading on this CPU */
+	__u32 nr_groups;
+	__u32 pmu;
+	__u32 pad;
+	__u8 group[TD_MAX_COUNTERS];
+	__u8 leads[TD_MAX_COUNTERS];
+};
+
 /* What td_selfcheck found, comparing direct and helper reads of the members. */
 struct td_selfcheck {
 	__u64 reads;  /* member reads compared */

@@ -81,6 +81,7 @@ int main(int argc, char **argv)
 	struct report rep;
 	unsigned int printed = 0;
 	bool done = false, finished = false;
+	enum tick tick;
 	int ret = EXIT_FAIL, err;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 	if (tracer_open(&tr, &o, &p, &t) || targets_hold_command(&o, &t) ||
 	    tracer_follow(&tr, t.cmd.pid) || tracer_attach(&tr, &tl) || machine_drop_privileges())
 		goto cleanup;
-	ticker_start(&tk, o.interval_ms, o.duration_s);
+	ticker_start(&tk, o.interval_ms, o.duration_s, m.hotplug_fd);
 	ret = targets_release_command(&o, &t);
 	if (ret)
 		goto cleanup;
@@ -126,8 +127,12 @@ int main(int argc, char **argv)
 	if (renderer_init(&rd, &o, &p, &t, &out, &m.names))
 		goto cleanup;
 
-	/* every interval: collect -> decode -> output */
-	while (!done && ticker_wait(&tk, &t)) {
+	/* every interval: collect -> decode -> output; CPUs that come back are counted at once */
+	while (!done && (tick = ticker_wait(&tk, &t)) != TICK_STOP) {
+		if (!machine_cpus_now(&o, &m))
+			tracer_hotplug(&tr, &p, m.online, m.changed);
+		if (tick == TICK_HOTPLUG)
+			continue;
 		if (tracer_collect(&tr, &tl))
 			goto cleanup;
 		rep = measured(++printed, 0, 0, &tr);

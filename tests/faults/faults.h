@@ -152,4 +152,25 @@ static inline int fault_nr_intervals(const json_t *lines)
 	return n;
 }
 
+/*
+ * The whole-run CPU time tdtrace gave process @pid (its summary line's
+ * cpu_ns) against the kernel's (@want_ns from /proc/PID/schedstat): within
+ * 2%, after at least a second of it.
+ */
+static inline void fault_assert_cpu_near(const json_t *lines, pid_t pid, uint64_t want_ns)
+{
+	const json_t *o = fault_find(lines, "process", "summary", pid);
+	long long got_ns;
+
+	if (!o)
+		fail_msg("no summary line for pid %d", (int)pid);
+	got_ns = itest_jint(o, "cpu_ns");
+	print_message("pid %d: tdtrace %lld ns, schedstat %llu ns (%+.2f%%)\n", (int)pid, got_ns,
+		      (unsigned long long)want_ns, 100.0 * ((double)got_ns - want_ns) / want_ns);
+	assert_true(want_ns > 1000000000ULL);
+	if (got_ns < want_ns * 0.98 || got_ns > want_ns * 1.02)
+		fail_msg("pid %d's CPU time is off by more than 2%%: %lld ns against %llu ns",
+			 (int)pid, got_ns, (unsigned long long)want_ns);
+}
+
 #endif /* TDTRACE_FAULTS_H */

@@ -4,18 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include "host/cgroupfs.h"
 #include "host/machine.h"
+#include "host/hotplug.h"
 #include "host/preflight.h"
 
 int machine_discover(const struct options *o, struct machine *m)
 {
 	int err;
 
+	m->hotplug_fd = -1;
 	m->cpu = calloc(1, sizeof(*m->cpu));
 	m->online = calloc(PMU_MAX_CPUS, sizeof(*m->online));
-	if (!m->cpu || !m->online) {
+	m->changed = calloc(PMU_MAX_CPUS, sizeof(*m->changed));
+	if (!m->cpu || !m->online || !m->changed) {
 		fprintf(stderr, "tdtrace: out of memory\n");
 		return -ENOMEM;
 	}
@@ -59,7 +63,29 @@ int machine_prepare(const struct options *o, struct machine *m)
 		fprintf(stderr, "tdtrace: out of memory\n");
 		return -ENOMEM;
 	}
+	/* Hotplug uevents, if this namespace gets them; else the online list each interval. */
+	m->hotplug_fd = hotplug_open();
+	if (m->hotplug_fd < 0)
+		m->hotplug_fd = -1;
 	return 0;
+}
+
+int machine_cpus_now(const struct options *o, struct machine *m)
+{
+	bool *now = calloc(PMU_MAX_CPUS, sizeof(*now));
+	int err = 0;
+
+	if (!now)
+		return -ENOMEM;
+	memset(m->changed, 0, PMU_MAX_CPUS * sizeof(*m->changed));
+	if (m->hotplug_fd >= 0)
+		hotplug_drain(m->hotplug_fd, m->changed, PMU_MAX_CPUS);
+	if (read_online_cpus(o->sysfs_root, now, PMU_MAX_CPUS) > 0)
+		memcpy(m->online, now, PMU_MAX_CPUS * sizeof(*now));
+	else
+		err = -ENOENT;
+	free(now);
+	return err;
 }
 
 int machine_reserve_files(unsigned long needed)
@@ -105,6 +131,10 @@ void machine_free(struct machine *m)
 {
 	cgroup_names_free(&m->names);
 	free(m->cpu);
+	free(m->changed);
+	if (m->hotplug_fd >= 0)
+		close(m->hotplug_fd);
 	free(m->online);
 	memset(m, 0, sizeof(*m));
+	m->hotplug_fd = -1;
 }

@@ -15,6 +15,8 @@
 struct machine {
 	struct cpu_pmus *cpu; /* the CPU and its core PMUs */
 	bool *online;	      /* [PMU_MAX_CPUS]: online CPUs */
+	bool *changed;	      /* [PMU_MAX_CPUS]: went online or offline since the last look */
+	int hotplug_fd;	      /* CPU hotplug uevents, or -1: the online list is read each time */
 	char mount[PATH_MAX]; /* the cgroup v2 mount, "" if there is none */
 	struct cgroup_names names;
 };
@@ -31,6 +33,12 @@ int machine_discover(const struct options *o, struct machine *m);
  * 0 or -errno.
  */
 int machine_prepare(const struct options *o, struct machine *m);
+
+/*
+ * CPUs now: m->online re-read, and in m->changed those a hotplug uevent
+ * named since the last call. 0, or -errno (m->online unchanged).
+ */
+int machine_cpus_now(const struct options *o, struct machine *m);
 
 /*
  * Raise the soft RLIMIT_NOFILE to @needed descriptors if it is lower (up

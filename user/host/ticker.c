@@ -58,8 +58,10 @@ void ticker_hold_signals(struct ticker *tk)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s)
+void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s, int hotplug_fd)
 {
+	tk->hotplug_fd = hotplug_fd;
+	tk->hotplug_ready = false;
 	tk->interval_s = interval_ms / 1000.0;
 	tk->start = tk->last_read = tk->deadline = now();
 	tk->end = duration_s > 0 ? tk->start + duration_s : 0;
@@ -72,9 +74,9 @@ void ticker_start(struct ticker *tk, unsigned int interval_ms, double duration_s
  * exited), or a signal arrives (EINTR): the caller then looks at the
  * flags and the pidfds.
  */
-static void sleep_until(const struct ticker *tk, double deadline, const struct targets *t)
+static void sleep_until(struct ticker *tk, double deadline, const struct targets *t)
 {
-	struct pollfd fds[TD_MAX_PIDS];
+	struct pollfd fds[TD_MAX_PIDS + 1];
 	double left = deadline - now();
 	struct timespec ts;
 	int nfds = 0;
@@ -86,8 +88,12 @@ static void sleep_until(const struct ticker *tk, double deadline, const struct t
 	for (int i = 0; i < t->nr_pids; i++)
 		if (t->pidfds[i] >= 0)
 			fds[nfds++] = (struct pollfd){ .fd = t->pidfds[i], .events = POLLIN };
+	if (tk->hotplug_fd >= 0)
+		fds[nfds++] = (struct pollfd){ .fd = tk->hotplug_fd, .events = POLLIN };
 	/* Signals are delivered only here: none slips in between a flag check and the sleep. */
-	ppoll(fds, nfds, &ts, &tk->unblocked);
+	if (ppoll(fds, nfds, &ts, &tk->unblocked) > 0 && tk->hotplug_fd >= 0 &&
+	    (fds[nfds - 1].revents & POLLIN))
+		tk->hotplug_ready = true;
 }
 
 /* The shell's convention: the exit code, or 128 + the signal that killed it. */
@@ -108,7 +114,7 @@ static bool command_ended(struct ticker *tk, struct targets *t)
 	return true;
 }
 
-bool ticker_wait(struct ticker *tk, struct targets *t)
+enum tick ticker_wait(struct ticker *tk, struct targets *t)
 {
 	for (;;) {
 		double wake;
@@ -119,12 +125,14 @@ bool ticker_wait(struct ticker *tk, struct targets *t)
 			tk->deadline +=
 				ceil((now() - tk->deadline) / tk->interval_s) * tk->interval_s;
 		wake = tk->end && tk->deadline > tk->end ? tk->end : tk->deadline;
-		while (now() < wake - 1e-4 && !exiting && !child_exited && !targets_all_exited(t))
+		while (now() < wake - 1e-4 && !exiting && !child_exited && !targets_all_exited(t) &&
+		       !tk->hotplug_ready)
 			sleep_until(tk, wake, t);
 		if (t->cmd.pid > 0 && child_exited) {
 			child_exited = 0;
 			if (command_ended(tk, t))
-				return false; /* the command is done: the summary covers the rest */
+				return TICK_STOP; /* the command is done: the summary covers the
+						     rest */
 			tk->deadline -= tk->interval_s;
 			continue;
 		}
@@ -139,16 +147,23 @@ bool ticker_wait(struct ticker *tk, struct targets *t)
 			continue;
 		}
 		if (exiting)
-			return false; /* interrupted: the summary covers the rest */
+			return TICK_STOP; /* interrupted: the summary covers the rest */
 		if (targets_all_exited(t)) {
 			fprintf(stderr, "tdtrace: every process given with -p has exited\n");
-			return false;
+			return TICK_STOP;
 		}
 		if (targets_cgroups_gone(t)) {
 			fprintf(stderr, "tdtrace: every cgroup given with -c was removed\n");
-			return false;
+			return TICK_STOP;
 		}
-		return true;
+		if (tk->hotplug_ready) {
+			tk->hotplug_ready = false;
+			if (now() < wake - 1e-4) {
+				tk->deadline -= tk->interval_s; /* the same boundary, next call */
+				return TICK_HOTPLUG;
+			}
+		}
+		return TICK_READ;
 	}
 }
 

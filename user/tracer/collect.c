@@ -48,7 +48,7 @@ int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus)
 		if (errno != ENXIO)
 			return -errno;
 		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
-		fprintf(stderr, "tdtrace: CPU %d went offline: no longer flushed\n", cpu);
+		fprintf(stderr, "tdtrace: CPU %d went offline: not counted until it returns\n", cpu);
 		cpus[cpu] = false;
 	}
 	return 0;

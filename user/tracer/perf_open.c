@@ -47,6 +47,68 @@ static const char *why(int err)
 	}
 }
 
+/*
+ * Open @set's groups on @cpu into g's slots of that CPU; on failure close
+ * what opened, name the event in *@event and return its errno.
+ */
+static int open_cpu(struct cpu_groups *g, const struct counter_set *set, int cpu,
+		    const char **event)
+{
+	for (int role = 0; role < set->nr; role++) {
+		struct perf_event_attr attr = set->attr[role];
+		int lead = role, leader, fd;
+
+		/* Its group's leader: the nearest leading counter before it (0 leads). */
+		while (lead > 0 && !g->leads[lead])
+			lead--;
+		leader = lead == role ? -1 : cpu_groups_fd(g, cpu, lead);
+		fd = perf_event_open(&attr, cpu, leader);
+		if (fd < 0) {
+			int e = errno;
+
+			*event = set->name[role];
+			close_cpu(g, cpu);
+			return e;
+		}
+		g->fd[cpu * TD_MAX_COUNTERS + role] = fd;
+	}
+	return 0;
+}
+
+static int enable_cpu(struct cpu_groups *g, int cpu)
+{
+	for (int role = 0; role < g->nr_counters; role++) {
+		int fd = cpu_groups_fd(g, cpu, role);
+
+		if (g->leads[role] && fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int cpu, char *why_not,
+		      size_t len)
+{
+	const char *event = "";
+	int e;
+
+	if (!g->fd || cpu >= g->nr_cpus)
+		return -ENODEV;
+	close_cpu(g, cpu);
+	e = open_cpu(g, set, cpu, &event);
+	if (e) {
+		snprintf(why_not, len, "failed to open %s: %s", event, why(e));
+		return -e;
+	}
+	return enable_cpu(g, cpu);
+}
+
+void cpu_groups_close_cpu(struct cpu_groups *g, int cpu)
+{
+	if (g->fd && cpu < g->nr_cpus)
+		close_cpu(g, cpu);
+}
+
 int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const bool *cpus,
 		    int nr_cpus, FILE *err)
 {
@@ -73,37 +135,23 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 	memset(g->fd, -1, sizeof(int) * nr_cpus * TD_MAX_COUNTERS);
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		const char *event;
+		int e;
+
 		if (cpus && !cpus[cpu])
 			continue;
-		for (int role = 0; role < set->nr; role++) {
-			struct perf_event_attr attr = set->attr[role];
-			int lead = role, leader, fd;
-
-			/* Its group's leader: the nearest leading counter before it (0 leads). */
-			while (lead > 0 && !g->leads[lead])
-				lead--;
-			leader = lead == role ? -1 : cpu_groups_fd(g, cpu, lead);
-			fd = perf_event_open(&attr, cpu, leader);
-
-			if (fd < 0) {
-				int e = errno;
-
-				if (!first_err) {
-					first_err = e;
-					snprintf(g->first_failure, sizeof(g->first_failure),
-						 "CPU %d: failed to open %s: %s", cpu,
-						 set->name[role], why(e));
-				}
-				fprintf(lines,
-					"tdtrace: leaving out CPU %d: failed to open %s: %s\n", cpu,
-					set->name[role], why(e));
-				close_cpu(g, cpu);
-				break;
-			}
-			g->fd[cpu * TD_MAX_COUNTERS + role] = fd;
-			if (role == set->nr - 1)
-				g->nr_open++;
+		e = open_cpu(g, set, cpu, &event);
+		if (!e) {
+			g->nr_open++;
+			continue;
 		}
+		if (!first_err) {
+			first_err = e;
+			snprintf(g->first_failure, sizeof(g->first_failure),
+				 "CPU %d: failed to open %s: %s", cpu, event, why(e));
+		}
+		fprintf(lines, "tdtrace: leaving out CPU %d: failed to open %s: %s\n", cpu, event,
+			why(e));
 	}
 	fclose(lines);
 	if (!g->nr_open) {
@@ -123,12 +171,10 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 int cpu_groups_enable(struct cpu_groups *g)
 {
 	for (int cpu = 0; cpu < g->nr_cpus; cpu++) {
-		for (int role = 0; role < g->nr_counters; role++) {
-			int fd = cpu_groups_fd(g, cpu, role);
+		int err = enable_cpu(g, cpu);
 
-			if (g->leads[role] && fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-				return -errno;
-		}
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -25,6 +25,17 @@ struct cpu_groups {
 int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const bool *cpus,
 		    int nr_cpus, FILE *err);
 
+/*
+ * A CPU that came back online: close whatever @g holds for @cpu, open
+ * @set there afresh and start it. 0, or -errno with the reason in
+ * @why_not (-ENODEV: @g opened on no CPU at all).
+ */
+int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int cpu, char *why_not,
+		      size_t len);
+
+/* A CPU that went offline: its counters are closed. */
+void cpu_groups_close_cpu(struct cpu_groups *g, int cpu);
+
 /* Start every open group counting (leaders were opened disabled). */
 int cpu_groups_enable(struct cpu_groups *g);
 

@@ -378,6 +378,102 @@ void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thr
 		tr->on_cgroup_switch ? " at cgroup switches" : "");
 }
 
+/* Run td_relayout on @cpu: it takes @l as its layout and reads afresh. */
+static int relayout(struct tracer *tr, int cpu, const struct td_layout *l)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	tr->skel->bss->new_layout = *l;
+	if (bpf_prog_test_run_opts(bpf_program__fd(tr->skel->progs.td_relayout), &opts))
+		return -errno;
+	return 0;
+}
+
+/* The layout of @set, for a CPU of PMU @k. */
+static struct td_layout layout_of_set(const struct counter_set *set, int k)
+{
+	struct td_layout l = { .nr_counters = set->nr,
+			       .nr_groups = counters_nr_groups(set),
+			       .pmu = k };
+
+	for (int slot = 0; slot < set->nr; slot++) {
+		l.group[slot] = set->group[slot];
+		l.leads[slot] = counters_leads(set, slot);
+	}
+	return l;
+}
+
+/* @cpu is back: open its PMU's counters there again, then let the program read them. */
+static void came_online(struct tracer *tr, const struct plan *p, int cpu)
+{
+	static const struct td_layout off;
+	int k = tr->pmu_of[cpu], map_fd = bpf_map__fd(tr->skel->maps.td_counters);
+	const struct counter_set *set;
+	char why[160] = "";
+	int err;
+
+	if (k < 0)
+		k = p->pmu_of[cpu] >= 0 ? p->pmu_of[cpu] : p->nr_pmus == 1 ? 0 : -1;
+	if (k < 0 || !tr->groups[k].fd) {
+		fprintf(stderr,
+			"tdtrace: CPU %d came online: not counted, its core type is not known to "
+			"this run (start tdtrace again to count it)\n",
+			cpu);
+		tr->pmu_of[cpu] = -2; /* said: not again */
+		return;
+	}
+	set = &p->pmus[k].counters;
+	/* Stop reading there while its counters change under the program. */
+	err = relayout(tr, cpu, &off);
+	if (!err)
+		err = cpu_groups_reopen(&tr->groups[k], set, cpu, why, sizeof(why));
+	for (int slot = 0; !err && slot < set->nr; slot++) {
+		int fd = cpu_groups_fd(&tr->groups[k], cpu, slot);
+		__u32 key = slot * tr->skel->rodata->nr_cpu_ids + cpu;
+
+		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
+			err = -errno;
+	}
+	if (!err) {
+		struct td_layout l = layout_of_set(set, k);
+
+		err = relayout(tr, cpu, &l);
+	}
+	if (err) {
+		fprintf(stderr, "tdtrace: CPU %d came online: not counted: %s\n", cpu,
+			why[0] ? why : strerror(-err));
+		tr->pmu_of[cpu] = -2;
+		return;
+	}
+	tr->cpus[cpu] = true;
+	tr->pmu_of[cpu] = k;
+	fprintf(stderr, "tdtrace: CPU %d came online: counted from now\n", cpu);
+}
+
+void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
+		    const bool *changed)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++) {
+		/* Offline and back between two looks: its counters are stale all the same. */
+		bool cycled = changed && changed[cpu] && online[cpu] && tr->cpus[cpu];
+
+		if ((!online[cpu] || cycled) && tr->cpus[cpu]) {
+			tr->cpus[cpu] = false;
+			if (!cycled)
+				fprintf(stderr,
+					"tdtrace: CPU %d went offline: not counted until it "
+					"returns\n",
+					cpu);
+			if (tr->pmu_of[cpu] >= 0)
+				cpu_groups_close_cpu(&tr->groups[tr->pmu_of[cpu]], cpu);
+		}
+		if (online[cpu] && !tr->cpus[cpu] && tr->pmu_of[cpu] != -2)
+			came_online(tr, p, cpu);
+	}
+}
+
 int tracer_collect(struct tracer *tr, struct tally *tl)
 {
 	int err = collector_read(&tr->coll, tl->cur);
@@ -427,8 +523,8 @@ int tracer_nr_cpus(const struct tracer *tr)
 {
 	int n = 0;
 
-	for (int k = 0; k < tr->nr_pmus; k++)
-		n += tr->groups[k].nr_open;
+	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++)
+		n += tr->cpus[cpu];
 	return n;
 }
 

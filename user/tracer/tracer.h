@@ -66,13 +66,22 @@ void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thr
  */
 int tracer_collect(struct tracer *tr, struct tally *tl);
 
+/*
+ * CPU hotplug, given the CPUs @online now and those @changed (NULL: not
+ * known) since the last call: a CPU gone offline is said once and no
+ * longer counted; one that came (back) online gets its PMU's counters
+ * opened afresh and is counted from then on, said once.
+ */
+void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
+		    const bool *changed);
+
 /* Stop charging; the counters stay open for a last tracer_collect(). */
 void tracer_detach(struct tracer *tr);
 
 /* The sched_switch program's run count and total run time so far, from the kernel. */
 void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigned long long *ns);
 
-/* CPUs counted. */
+/* CPUs counted now. */
 int tracer_nr_cpus(const struct tracer *tr);
 
 void tracer_close(struct tracer *tr);
