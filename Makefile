@@ -27,7 +27,7 @@ LIBBPF_LIBS = $(shell pkg-config --libs libbpf)
 
 CFLAGS ?= -g -O2
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser -I$(OUTPUT)
-override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson
+override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson -lmicrohttpd -lpthread
 # The source's path is kept in the object's BTF line info: relative to the
 # tree, so that the same source built elsewhere (a package build) gives the
 # same binary.
@@ -36,10 +36,11 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH)
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
 # make no libbpf calls and are what unit tests link; tracer/ drives BPF;
-# replay/ is "tdtrace report", recorded lines decoded again.
-USER_DIRS := cli host model tracer output replay
+# replay/ is "tdtrace report", recorded lines decoded again; exporter/ is
+# the HTTP side of --listen (libmicrohttpd), outside the unit tests' set.
+USER_DIRS := cli host model tracer output replay exporter
 PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output replay))
-TRACER_SRCS := $(wildcard user/tracer/*.c)
+TRACER_SRCS := $(wildcard user/tracer/*.c user/exporter/*.c)
 PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
 LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))
 USER_HDRS := $(wildcard user/*/*.h)

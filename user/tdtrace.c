@@ -16,6 +16,7 @@
 #include <time.h>
 #include <bpf/libbpf.h>
 #include "cli/options.h"
+#include "exporter/http.h"
 #include "host/machine.h"
 #include "host/targets.h"
 #include "host/ticker.h"
@@ -68,6 +69,20 @@ static struct report measured(unsigned int interval, double elapsed, double dura
 				.nr_cpus = tracer_nr_cpus(tr) };
 }
 
+/* --listen: bound now, before counting, so that a port in use fails early. */
+static int start_exporter(const struct options *o, struct exporter **ex)
+{
+	char why[256];
+
+	if (!o->listen)
+		return 0;
+	if (exporter_start(o->listen, ex, why, sizeof(why))) {
+		fprintf(stderr, "tdtrace: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -79,6 +94,7 @@ int main(int argc, char **argv)
 	struct output_file out = {};
 	struct renderer rd = {};
 	struct report rep;
+	struct exporter *ex = NULL;
 	unsigned int printed = 0;
 	bool done = false, finished = false;
 	enum tick tick;
@@ -111,7 +127,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)) ||
-	    output_file_open(&out, o.output) || targets_resolve(&o, m.mount, &t))
+	    output_file_open(&out, o.output) || start_exporter(&o, &ex) ||
+	    targets_resolve(&o, m.mount, &t))
 		goto cleanup;
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */
@@ -124,7 +141,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	ret = EXIT_FAIL;
 	tracer_announce(&tr, &p, o.per_thread);
-	if (renderer_init(&rd, &o, &p, &t, &out, &m.names))
+	if (renderer_init(&rd, &o, &p, &t, &out, &m.names,
+			  (struct metrics_sink){ .publish = exporter_publish, .ctx = ex }))
 		goto cleanup;
 
 	/* every interval: collect -> decode -> output; CPUs that come back are counted at once */
@@ -137,7 +155,11 @@ int main(int argc, char **argv)
 			goto cleanup;
 		rep = measured(++printed, 0, 0, &tr);
 		rep.duration_s = ticker_read(&tk, &rep.elapsed_s, &done);
+		if (o.self_stats)
+			tracer_self_cost(&tr, &rep.self_runs, &rep.self_ns);
 		err = render(&rd, &rep, &tl.delta);
+		if (!err)
+			err = render_metrics(&rd, &rep, &tl.total);
 		if (err) {
 			ret = err == -EPIPE ? EXIT_OK : EXIT_FAIL; /* `tdtrace | head` is fine */
 			goto cleanup;
@@ -162,6 +184,7 @@ int main(int argc, char **argv)
 	finished = true;
 
 cleanup:
+	exporter_stop(ex);
 	output_file_close(&out, !finished);
 	targets_close(&t);
 	tracer_close(&tr);

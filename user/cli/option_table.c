@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/listen.h"
 #include "cli/option_table.h"
 
 void options_defaults(struct options *o)
@@ -17,6 +18,7 @@ void options_defaults(struct options *o)
 	o->max_tasks = 10240;
 	o->max_cgroups = 4096;
 	o->depth = -1;
+	o->listen_grace_s = 300;
 }
 
 /* A whole decimal number in [min, max], nothing before or after it. */
@@ -138,6 +140,27 @@ static int parse_max_cgroups(struct options *o, const char *arg)
 	return parse_uint(arg, 16, 1000000, &o->max_cgroups);
 }
 
+static int parse_listen(struct options *o, const char *arg)
+{
+	char host[64];
+	unsigned int port;
+
+	if (listen_parse(arg, host, sizeof(host), &port))
+		return -EINVAL;
+	o->listen = arg;
+	return 0;
+}
+
+static int parse_listen_processes(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 0, 10000, &o->listen_processes);
+}
+
+static int parse_listen_grace(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 1, 86400 * 7, &o->listen_grace_s);
+}
+
 static int parse_test_members(struct options *o, const char *arg)
 {
 	o->test_members = arg;
@@ -162,6 +185,7 @@ FLAG(containers)
 FLAG(self_stats)
 FLAG(probe)
 FLAG(verbose)
+FLAG(table)
 #undef FLAG
 
 const struct option_group_text option_groups[NR_OPTION_GROUPS] = {
@@ -169,6 +193,11 @@ const struct option_group_text option_groups[NR_OPTION_GROUPS] = {
 	[GROUP_TARGETS] = { "Targets (default: every task on the machine):",
 			    "-c and -p together trace the intersection." },
 	[GROUP_ROWS] = { "Rows:", NULL },
+	[GROUP_EXPORT] = { "Prometheus exporter:",
+			   "Metrics are counters per cgroup subtree (slots, slots per TopDown "
+			   "node, CPU seconds with --software); prometheus/tdtrace.rules.yml "
+			   "turns them into fractions. Listens on 127.0.0.1 unless told "
+			   "otherwise." },
 	[GROUP_SETUP] = { "Setup:", NULL },
 	[GROUP_INFO] = { NULL, NULL },
 };
@@ -255,6 +284,32 @@ const struct option_row option_rows[] = {
 	  .parse = set_containers,
 	  .help = "name cgroup rows by container (docker, containerd, Kubernetes, CRI-O, "
 		  "podman, LXC) or systemd unit" },
+
+	{ .name = "listen",
+	  .arg = "[ADDR:]PORT",
+	  .group = GROUP_EXPORT,
+	  .parse = parse_listen,
+	  .help = "serve /metrics on PORT (ADDR 127.0.0.1 unless given; [::1]:PORT for "
+		  "IPv6) for Prometheus, OpenMetrics when asked; prints nothing on stdout "
+		  "unless --json, --table or -o asks for it",
+	  .expected = "[ADDR:]PORT with a numeric ADDR and a PORT from 1 to 65535" },
+	{ .name = "listen-processes",
+	  .arg = "N",
+	  .group = GROUP_EXPORT,
+	  .parse = parse_listen_processes,
+	  .help = "also export the N busiest processes (default 0: cgroups only)",
+	  .expected = "a process count from 0 to 10000" },
+	{ .name = "listen-grace",
+	  .arg = "SECS",
+	  .group = GROUP_EXPORT,
+	  .parse = parse_listen_grace,
+	  .help = "a cgroup whose counts stop moving leaves /metrics after SECS (default "
+		  "300), so series of exited containers do not pile up",
+	  .expected = "seconds from 1 to 604800" },
+	{ .name = "table",
+	  .group = GROUP_EXPORT,
+	  .parse = set_table,
+	  .help = "with --listen, print the tables too" },
 
 	{ .name = "self-stats",
 	  .group = GROUP_SETUP,

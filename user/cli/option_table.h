@@ -15,6 +15,7 @@ enum option_group {
 	GROUP_GENERAL, /* no heading */
 	GROUP_TARGETS,
 	GROUP_ROWS,
+	GROUP_EXPORT,
 	GROUP_SETUP,
 	GROUP_INFO,
 	NR_OPTION_GROUPS,

@@ -44,6 +44,12 @@ struct options {
 	bool no_children; /* -p/COMMAND: don't follow new processes */
 	char **command;	  /* after --, NULL-terminated; NULL if none */
 
+	/* --listen: the Prometheus exporter */
+	const char *listen;	       /* [ADDR:]PORT, NULL: none */
+	unsigned int listen_processes; /* top processes exported, 0: none */
+	unsigned int listen_grace_s;   /* a quiet cgroup's series go after this */
+	bool table;		       /* tables on stdout even with --listen */
+
 	/* rows */
 	bool per_cgroup; /* cgroup rows only */
 	bool containers; /* name cgroup rows by container */

@@ -2,14 +2,17 @@
 /* One report: conservation, rows, names, decoding, then the chosen format. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "host/cgroupfs.h"
 #include "output/json.h"
 #include "output/render.h"
 #include "output/table.h"
 
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		  const struct targets *t, struct output_file *out, struct cgroup_names *names)
+		  const struct targets *t, struct output_file *out, struct cgroup_names *names,
+		  struct metrics_sink sink)
 {
 	char err[256];
 
@@ -26,6 +29,9 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 	rd->names = names;
 	rd->targets = t;
 	rd->nr_pmus = p->nr_pmus;
+	rd->print = !o->listen || o->json || o->table || o->output;
+	rd->sink = sink;
+	exposition_init(&rd->exposition, o->listen_grace_s, o->listen_processes, o->self_stats);
 	rd->times = !p->pmus[0].counters.software;
 	for (int k = 0; k < p->nr_pmus; k++) {
 		const struct counter_set *cs = &p->pmus[k].counters;
@@ -43,6 +49,9 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			.limit = o->json ? 0 : o->top,
 			.self_stats = o->self_stats,
 		};
+		rd->metrics_cfg[k] = rd->cfg[k];
+		rd->metrics_cfg[k].limit = 0; /* every cgroup */
+		rd->metrics_cfg[k].per_cgroup = !o->listen_processes;
 		rd->nr_cpus[k] = p->pmus[k].nr_cpus;
 		if (cs->nr > rd->nr_counters)
 			rd->nr_counters = cs->nr;
@@ -93,6 +102,8 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 			"tdtrace: %s %u: entries, overflow and untraced do not add up to the "
 			"per-CPU totals: counts may be missing\n",
 			r->summary ? "summary after interval" : "interval", r->interval);
+	if (!rd->print)
+		return 0;
 	err = output_file_begin(rd->out);
 	for (int k = 0; !err && k < rd->nr_pmus; k++)
 		err = render_pmu(rd, r, s, k);
@@ -103,7 +114,75 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	return err;
 }
 
+/* Both exposition formats of @reports into the exporter. */
+static int publish(struct renderer *rd, const struct report *const *reports, double now)
+{
+	char *body[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	int err = 0;
+
+	for (int om = 0; om < 2 && !err; om++) {
+		FILE *f = open_memstream(&body[om], &len[om]);
+
+		if (!f) {
+			err = -ENOMEM;
+			break;
+		}
+		exposition_write(&rd->exposition, f, om, reports, rd->nr_pmus, now);
+		if (fclose(f))
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = rd->sink.publish(rd->sink.ctx, body[0], len[0], body[1], len[1]);
+	free(body[0]);
+	free(body[1]);
+	return err;
+}
+
+int render_metrics(struct renderer *rd, struct report *r, const struct entry_set *total)
+{
+	struct report reports[TD_MAX_PMUS];
+	const struct report *ptrs[TD_MAX_PMUS];
+	struct timespec ts;
+	int err = 0, built = 0;
+	double now;
+
+	if (!rd->sink.ctx)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec + ts.tv_nsec / 1e9;
+	for (int k = 0; k < rd->nr_pmus && !err; k++) {
+		reports[k] = *r;
+		reports[k].cfg = &rd->metrics_cfg[k];
+		reports[k].conserved = entries_conserved(total, rd->nr_counters, rd->times);
+		if (rd->nr_pmus > 1)
+			reports[k].nr_cpus = rd->nr_cpus[k];
+		err = entries_view(total, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
+		if (!err) {
+			cgroup_names_cover(rd->names, &rd->metrics_view[k]);
+			err = report_build(&reports[k], &rd->metrics_view[k], rd->names);
+		}
+		if (!err) {
+			ptrs[k] = &reports[k];
+			built++;
+		}
+	}
+	if (!err)
+		err = exposition_update(&rd->exposition, ptrs, built, now);
+	if (!err)
+		err = publish(rd, ptrs, now);
+	for (int k = 0; k < built; k++)
+		report_free(&reports[k]);
+	if (err)
+		fprintf(stderr, "tdtrace: failed to update the exporter's metrics: %s\n",
+			strerror(-err));
+	return err;
+}
+
 void renderer_free(struct renderer *rd)
 {
 	snapshot_free(&rd->view);
+	for (int k = 0; k < TD_MAX_PMUS; k++)
+		snapshot_free(&rd->metrics_view[k]);
+	exposition_free(&rd->exposition);
 }

@@ -15,6 +15,17 @@
 #include "model/plan.h"
 #include "model/report.h"
 #include "output/file.h"
+#include "output/prometheus.h"
+
+/*
+ * Where metrics go (--listen): the exporter's publish, with its handle.
+ * A function, so that this layer does not link the HTTP library.
+ */
+struct metrics_sink {
+	int (*publish)(void *ctx, const char *text004, size_t len004, const char *openmetrics,
+		       size_t len_om);
+	void *ctx; /* NULL: no exporter */
+};
 
 struct renderer {
 	/* One report per core PMU per interval: hybrid parts count P- and E-cores apart. */
@@ -31,6 +42,13 @@ struct renderer {
 	struct cgroup_names *names;
 	const struct targets *targets; /* -c cgroups that went away are said in each report */
 	struct snapshot view;	       /* reused from one report to the next */
+	bool print;		       /* tables or JSON lines (not with --listen alone) */
+
+	/* --listen: the whole run so far as metrics, published at each interval */
+	struct metrics_sink sink;
+	struct exposition exposition;
+	struct report_config metrics_cfg[TD_MAX_PMUS]; /* every row, not --top's */
+	struct snapshot metrics_view[TD_MAX_PMUS];
 };
 
 /*
@@ -38,7 +56,8 @@ struct renderer {
  * it. 0, or -EINVAL said on stderr when the model's formulas do not compile.
  */
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		  const struct targets *t, struct output_file *out, struct cgroup_names *names);
+		  const struct targets *t, struct output_file *out, struct cgroup_names *names,
+		  struct metrics_sink sink);
 
 /*
  * Build @r's rows from @s and write them, a report per core PMU. @r holds
@@ -46,6 +65,12 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
  * when the reader is gone (nothing said), or -errno said on stderr.
  */
 int render(struct renderer *rd, struct report *r, const struct entry_set *s);
+
+/*
+ * --listen: @total, the run so far, as metrics for the exporter to serve
+ * from now on (a report per PMU, @r's measures). 0, or -errno said.
+ */
+int render_metrics(struct renderer *rd, struct report *r, const struct entry_set *total);
 
 void renderer_free(struct renderer *rd);
 

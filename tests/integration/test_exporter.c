@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdtrace --listen, for real, on loopback: build/tdtrace --software serves
+ * /metrics; curl asks it as a scraper would (text 0.0.4, OpenMetrics when
+ * Accept says so, HEAD, a POST refused with 405 and Allow, 404 elsewhere,
+ * a client that connects and says nothing does not hold up another);
+ * promtool check metrics accepts the body; a spinner's exported CPU time
+ * matches /proc/PID/schedstat; and a real Prometheus server, started here
+ * on 127.0.0.1 with its own config and data directory, scrapes it until
+ * its query API returns the series. A port in use is refused with one
+ * line and exit 1. Needs root and BPF; each tool missing skips its part
+ * with the reason. Everything is bounded in time and stopped at the end.
+ */
+#include "itest.h"
+#include <arpa/inet.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#define START_MS 5000
+#define END_MS	 5000
+#define PROM_MS	 40000 /* Prometheus starts, scrapes every second, answers */
+
+static struct itest_proc td, load, prom;
+static char tmpdir[] = "/tmp/tdtrace-prom-XXXXXX";
+
+static int setup(void **state)
+{
+	itest_proc_init(&td);
+	itest_proc_init(&load);
+	itest_proc_init(&prom);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	itest_proc_release(&prom);
+	itest_proc_release(&td);
+	itest_proc_release(&load);
+	if (strcmp(tmpdir + strlen(tmpdir) - 6, "XXXXXX")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			print_message("could not remove %s\n", tmpdir);
+	}
+	itest_cleanup();
+	return 0;
+}
+
+/* A loopback port free now (the kernel's choice for port 0). */
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+/* Run a shell command; its stdout (caller frees) and exit status. */
+static char *sh(const char *cmd, int *status)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *p = popen(cmd, "r"), *m = open_memstream(&out, &len);
+	int c;
+
+	assert_non_null(p);
+	assert_non_null(m);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	*status = pclose(p);
+	fclose(m);
+	return out;
+}
+
+static bool have(const char *tool)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null", tool);
+	return !system(cmd);
+}
+
+/* The value of the first sample of @series in @body, or NAN. */
+static double sample(const char *body, const char *series)
+{
+	const char *p = strstr(body, series);
+
+	return p ? strtod(p + strlen(series), NULL) : NAN;
+}
+
+static void test_scrapes(void **state)
+{
+	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", "1.0", NULL };
+	char listen[32], url[96], cmd[512], series[128];
+	const char *args[] = { "--software", "--listen", listen, "--listen-processes",
+			       "5",	     "-I",	 "200",	 NULL };
+	uint64_t spun_ns = 0, base_ns = 0;
+	char *body, *out, *err;
+	int status, port = free_port(), code, idle;
+	double got;
+
+	itest_require_root();
+	if (!have("curl"))
+		itest_skip("curl is not installed (Debian: curl)");
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
+	code = itest_tdtrace_start(&td, 0, START_MS, args);
+	if (code == -ECHILD) {
+		char skip[512], error[512];
+
+		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	assert_int_equal(code, 0);
+	assert_int_equal(itest_schedstat_ns(load.pid, &base_ns), 0);
+	assert_int_equal(write(load.in_pipe, "g", 1), 1);
+	if (itest_wait_nowait(&load, 20000))
+		fail_msg("spin did not end");
+	assert_int_equal(itest_schedstat_ns(load.pid, &spun_ns), 0);
+	itest_sleep_ms(600); /* a few intervals: the metrics hold all of it */
+
+	/* Text 0.0.4 by default, with its Content-Type. */
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 -D - %s/metrics", url);
+	body = sh(cmd, &status);
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(body, "HTTP/1.1 200"));
+	assert_non_null(strstr(body, "Content-Type: text/plain; version=0.0.4; charset=utf-8"));
+	assert_non_null(strstr(body, "# TYPE tdtrace_cpu_seconds_total counter"));
+	assert_null(strstr(body, "# EOF"));
+	snprintf(series, sizeof(series), "tdtrace_process_cpu_seconds_total{pid=\"%d\",",
+		 (int)load.pid);
+	got = sample(strstr(body, series) ? strstr(body, series) : "", "} ");
+	if (isnan(got))
+		fail_msg("no %s... in /metrics:\n%s", series, body);
+	print_message("spin: exported %.6f s, schedstat %.6f s\n", got, (spun_ns - base_ns) / 1e9);
+	if (fabs(got - (spun_ns - base_ns) / 1e9) > 0.02 * (spun_ns - base_ns) / 1e9)
+		fail_msg("the spinner's exported CPU time is off by more than 2%%");
+	free(body);
+
+	/* OpenMetrics when asked, ending in # EOF. */
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -m 5 -D - -H 'Accept: application/openmetrics-text; version=1.0.0' "
+		 "%s/metrics",
+		 url);
+	body = sh(cmd, &status);
+	assert_non_null(strstr(
+		body, "Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"));
+	assert_non_null(strstr(body, "# TYPE tdtrace_cpu_seconds counter"));
+	assert_non_null(strstr(body, "# UNIT tdtrace_cpu_seconds seconds"));
+	assert_non_null(strstr(body, "\n# EOF\n"));
+	free(body);
+
+	/* HEAD, a method refused, a path not there, the landing page. */
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 -I %s/metrics", url);
+	body = sh(cmd, &status);
+	assert_non_null(strstr(body, "HTTP/1.1 200"));
+	free(body);
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 -D - -o /dev/null -X POST %s/metrics", url);
+	body = sh(cmd, &status);
+	assert_non_null(strstr(body, "HTTP/1.1 405"));
+	assert_non_null(strstr(body, "Allow: GET, HEAD"));
+	free(body);
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 -o /dev/null -w '%%{http_code}' %s/nope", url);
+	body = sh(cmd, &status);
+	assert_string_equal(body, "404");
+	free(body);
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 %s/", url);
+	body = sh(cmd, &status);
+	assert_non_null(strstr(body, "href=\"/metrics\""));
+	free(body);
+
+	/* A client that connects and says nothing does not hold up a scrape. */
+	{
+		struct sockaddr_in a = { .sin_family = AF_INET,
+					 .sin_port = htons(port),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+		idle = socket(AF_INET, SOCK_STREAM, 0);
+		assert_int_equal(connect(idle, (struct sockaddr *)&a, sizeof(a)), 0);
+		snprintf(cmd, sizeof(cmd),
+			 "curl -s -m 3 -o /dev/null -w '%%{http_code}' %s/metrics", url);
+		body = sh(cmd, &status);
+		assert_string_equal(body, "200");
+		free(body);
+		close(idle);
+	}
+
+	/* promtool's lint accepts it. */
+	if (have("promtool")) {
+		snprintf(cmd, sizeof(cmd), "curl -s -m 5 %s/metrics | promtool check metrics", url);
+		body = sh(cmd, &status);
+		if (status)
+			fail_msg("promtool check metrics: %s", body);
+		free(body);
+	} else {
+		print_message(
+			"SKIP promtool part: promtool is not installed (Debian: prometheus)\n");
+	}
+
+	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	if (code != 0)
+		fail_msg("exit %d after SIGTERM; stderr: %s", code, err);
+	/* --listen alone prints nothing on stdout. */
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+}
+
+/* A real Prometheus scrapes it, and its query API returns the series. */
+static void test_prometheus_scrapes(void **state)
+{
+	char listen[32], cfg[256], cmd[1024], prom_addr[32];
+	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
+	char *prom_argv[8], flag_cfg[300], flag_data[300], flag_web[64];
+	int status, port = free_port(), prom_port = free_port(), code;
+	long long end;
+	char *body = NULL;
+	FILE *f;
+
+	itest_require_root();
+	if (access("/usr/bin/prometheus", X_OK) || !have("curl"))
+		itest_skip("prometheus or curl is not installed (Debian: prometheus, curl)");
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	snprintf(cfg, sizeof(cfg), "%s/prometheus.yml", tmpdir);
+	f = fopen(cfg, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+		"scrape_configs:\n  - job_name: tdtrace\n    static_configs:\n"
+		"      - targets: ['127.0.0.1:%d']\n",
+		port);
+	fclose(f);
+	code = itest_tdtrace_start(&td, 0, START_MS, args);
+	if (code == -ECHILD) {
+		char skip[512], error[512];
+
+		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	assert_int_equal(code, 0);
+	snprintf(flag_cfg, sizeof(flag_cfg), "--config.file=%s", cfg);
+	snprintf(flag_data, sizeof(flag_data), "--storage.tsdb.path=%s/data", tmpdir);
+	snprintf(prom_addr, sizeof(prom_addr), "127.0.0.1:%d", prom_port);
+	snprintf(flag_web, sizeof(flag_web), "--web.listen-address=%s", prom_addr);
+	prom_argv[0] = "/usr/bin/prometheus";
+	prom_argv[1] = flag_cfg;
+	prom_argv[2] = flag_data;
+	prom_argv[3] = flag_web;
+	prom_argv[4] = NULL;
+	assert_int_equal(itest_spawn(&prom, prom_argv, 0), 0);
+	end = itest_now_ms() + PROM_MS;
+	for (;;) {
+		snprintf(cmd, sizeof(cmd),
+			 "curl -s -m 2 'http://%s/api/v1/query?query=tdtrace_cpu_seconds_total'",
+			 prom_addr);
+		free(body);
+		body = sh(cmd, &status);
+		if (strstr(body, "\"result\":[{"))
+			break;
+		if (itest_now_ms() > end)
+			fail_msg(
+				"Prometheus did not return tdtrace_cpu_seconds_total within %d ms: "
+				"%s",
+				PROM_MS, body);
+		itest_sleep_ms(500);
+	}
+	print_message("Prometheus: %.200s\n", body);
+	assert_non_null(strstr(body, "\"job\":\"tdtrace\""));
+	free(body);
+	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
+	assert_int_equal(code, 0);
+}
+
+/* A port in use: one line, exit 1, before anything is counted. */
+static void test_port_in_use(void **state)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	char addr[32], want[96];
+	const char *args[] = { "--software", "--listen", addr, NULL };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), code;
+	char *out, *err;
+
+	itest_require_root();
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	snprintf(addr, sizeof(addr), "%d", ntohs(a.sin_port));
+	code = itest_tdtrace_run(&td, 0, END_MS, args);
+	assert_int_equal(code, 0);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	snprintf(want, sizeof(want),
+		 "tdtrace: failed to listen on 127.0.0.1:%d: ", ntohs(a.sin_port));
+	if (itest_exit_code(&td) != 1 || !strstr(err, want) || !itest_one_error_line(err))
+		fail_msg("exit %d, stderr '%s' (want 1 and '%s...')", itest_exit_code(&td), err,
+			 want);
+	assert_null(strstr(err, "counting"));
+	free(out);
+	free(err);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_scrapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_scrapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_port_in_use, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

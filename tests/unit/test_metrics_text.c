@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exporter's pure parts: metric families in text 0.0.4 and OpenMetrics
+ * 1.0 (exact lines), escaping, numbers that read back exactly; --listen's
+ * [ADDR:]PORT; and the exposition's grace period for quiet cgroups.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/listen.h"
+#include "model/counters.h"
+#include "output/metrics_text.h"
+#include "output/prometheus.h"
+
+/* gcc 12 takes open_memstream's buffer, returned here, for a dangling local. */
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+
+static char *written(bool om, void (*fill)(struct metrics_text *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct metrics_text m;
+
+	assert_non_null(f);
+	metrics_begin(&m, f, om);
+	fill(&m);
+	metrics_end(&m);
+	fclose(f);
+	return buf;
+}
+
+static void families(struct metrics_text *m)
+{
+	metrics_family(m, "td_cpu_seconds", METRIC_COUNTER, "CPU time\nof \\ a cgroup", "seconds");
+	metrics_sample(m, (const char *const[]){ "cgroup", "/a\"b\\c\nd", NULL }, 1.5);
+	metrics_sample(m, NULL, 123456789012.0);
+	metrics_family(m, "td_up", METRIC_GAUGE, "up", NULL);
+	metrics_sample(m, NULL, NAN);
+	metrics_family(m, "td_cgroup", METRIC_INFO, "what", NULL);
+	metrics_sample(m, (const char *const[]){ "kind", "docker", "id", "ab", NULL }, 42);
+}
+
+static void test_text004(void **state)
+{
+	char *s = written(false, families);
+
+	(void)state;
+	assert_string_equal(s, "# HELP td_cpu_seconds_total CPU time\\nof \\\\ a cgroup\n"
+			       "# TYPE td_cpu_seconds_total counter\n"
+			       "td_cpu_seconds_total{cgroup=\"/a\\\"b\\\\c\\nd\"} 1.5\n"
+			       "td_cpu_seconds_total 123456789012\n"
+			       "# HELP td_up up\n"
+			       "# TYPE td_up gauge\n"
+			       "td_up NaN\n"
+			       "# HELP td_cgroup_info what\n"
+			       "# TYPE td_cgroup_info gauge\n"
+			       "td_cgroup_info{kind=\"docker\",id=\"ab\"} 1\n");
+	free(s);
+}
+
+static void test_openmetrics(void **state)
+{
+	char *s = written(true, families);
+
+	(void)state;
+	assert_string_equal(s, "# TYPE td_cpu_seconds counter\n"
+			       "# UNIT td_cpu_seconds seconds\n"
+			       "# HELP td_cpu_seconds CPU time\\nof \\\\ a cgroup\n"
+			       "td_cpu_seconds_total{cgroup=\"/a\\\"b\\\\c\\nd\"} 1.5\n"
+			       "td_cpu_seconds_total 123456789012\n"
+			       "# TYPE td_up gauge\n"
+			       "# HELP td_up up\n"
+			       "td_up NaN\n"
+			       "# TYPE td_cgroup info\n"
+			       "# HELP td_cgroup what\n"
+			       "td_cgroup_info{kind=\"docker\",id=\"ab\"} 1\n"
+			       "# EOF\n");
+	free(s);
+}
+
+/* 0.1 + 0.2 needs 17 digits to read back; 0.5 needs one. */
+static void one_number(struct metrics_text *m)
+{
+	metrics_family(m, "x", METRIC_GAUGE, "x", NULL);
+	metrics_sample(m, NULL, 0.1 + 0.2);
+	metrics_sample(m, NULL, 0.5);
+	metrics_sample(m, NULL, -INFINITY);
+}
+
+static void test_numbers(void **state)
+{
+	char *s = written(false, one_number);
+
+	(void)state;
+	assert_non_null(strstr(s, "x 0.30000000000000004\nx 0.5\nx -Inf\n"));
+	assert_true(strtod(strstr(s, "x 0.3") + 2, NULL) == 0.1 + 0.2);
+	free(s);
+	assert_true(metrics_valid_name("tdtrace_slots:rate1m", false));
+	assert_false(metrics_valid_name("tdtrace_slots:rate1m", true));
+	assert_false(metrics_valid_name("1abc", false));
+	assert_false(metrics_valid_name("a-b", false));
+}
+
+static void test_listen(void **state)
+{
+	char host[64];
+	unsigned int port;
+
+	(void)state;
+	assert_int_equal(listen_parse("9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
+	assert_int_equal(port, 9466);
+	assert_int_equal(listen_parse("0.0.0.0:80", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "0.0.0.0");
+	assert_int_equal(port, 80);
+	assert_int_equal(listen_parse("[::1]:9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "::1");
+	assert_int_equal(listen_parse(":9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
+	for (const char *bad = "0\0"
+			       "65536\0"
+			       "x\0"
+			       "::1:80\0"
+			       "[::1]80\0"
+			       "1.2.3.4:\0"
+			       "1.2.3.4:-1\0"
+			       "\0";
+	     *bad || bad[1]; bad += strlen(bad) + 1)
+		if (!listen_parse(bad, host, sizeof(host), &port))
+			fail_msg("'%s' accepted", bad);
+}
+
+/* A cgroup whose slices stop moving leaves after the grace period, and comes back if they move. */
+static void test_grace(void **state)
+{
+	struct counter_set cs;
+	struct report_config cfg = { .counters = &cs };
+	struct td_counts c = { .slices = 5 };
+	struct row row = { .c = &c, .cgroup = "/gone", .cgroup_id = 7, .m = { .slots = 2e9 } };
+	struct td_cpu_totals totals = { 0 };
+	struct report r = { .cfg = &cfg, .cgroups = &row, .nr_cgroups = 1, .totals = &totals };
+	const struct report *reports[] = { &r };
+	struct exposition x;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	counters_software(&cs);
+	exposition_init(&x, 60, 0, false);
+	assert_int_equal(exposition_update(&x, reports, 1, 100), 0);
+	assert_int_equal(exposition_update(&x, reports, 1, 150), 0); /* quiet 50 s: kept */
+	f = open_memstream(&buf, &len);
+	exposition_write(&x, f, false, reports, 1, 150);
+	fclose(f);
+	assert_non_null(strstr(buf, "tdtrace_cpu_seconds_total{cgroup=\"/gone\"} 2\n"));
+	free(buf);
+	assert_int_equal(exposition_update(&x, reports, 1, 161), 0); /* quiet 61 s: gone */
+	f = open_memstream(&buf, &len);
+	exposition_write(&x, f, false, reports, 1, 161);
+	fclose(f);
+	assert_null(strstr(buf, "cgroup=\"/gone\""));
+	free(buf);
+	c.slices = 6; /* it moved: back */
+	assert_int_equal(exposition_update(&x, reports, 1, 170), 0);
+	f = open_memstream(&buf, &len);
+	exposition_write(&x, f, false, reports, 1, 170);
+	fclose(f);
+	assert_non_null(strstr(buf, "cgroup=\"/gone\""));
+	free(buf);
+	exposition_free(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text004), cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_numbers), cmocka_unit_test(test_listen),
+		cmocka_unit_test(test_grace),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

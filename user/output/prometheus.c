@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The exporter's metric families, from reports. See prometheus.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/options.h"
+#include "model/container.h"
+#include "output/metrics_text.h"
+#include "output/prometheus.h"
+
+struct exposition_seen {
+	__u64 cgroup_id;
+	const char *pmu; /* the report's PMU label, or NULL */
+	__u64 slices;	 /* its slices when last seen */
+	double moved;	 /* when they last changed */
+};
+
+void exposition_init(struct exposition *x, double grace_s, unsigned int processes, bool self_stats)
+{
+	memset(x, 0, sizeof(*x));
+	x->grace_s = grace_s;
+	x->processes = processes;
+	x->self_stats = self_stats;
+}
+
+void exposition_free(struct exposition *x)
+{
+	free(x->seen);
+	memset(x, 0, sizeof(*x));
+}
+
+static struct exposition_seen *find(const struct exposition *x, __u64 id, const char *pmu)
+{
+	for (size_t i = 0; i < x->nr_seen; i++)
+		if (x->seen[i].cgroup_id == id && x->seen[i].pmu == pmu)
+			return &x->seen[i];
+	return NULL;
+}
+
+int exposition_update(struct exposition *x, const struct report *const *reports, int n, double now)
+{
+	for (int k = 0; k < n; k++) {
+		const struct report *r = reports[k];
+
+		for (size_t i = 0; i < r->nr_cgroups; i++) {
+			const struct row *row = &r->cgroups[i];
+			struct exposition_seen *s = find(x, row->cgroup_id, r->cfg->pmu);
+
+			if (!s) {
+				if (x->nr_seen == x->cap_seen) {
+					size_t cap = x->cap_seen ? 2 * x->cap_seen : 64;
+					void *p = realloc(x->seen, cap * sizeof(*x->seen));
+
+					if (!p)
+						return -ENOMEM;
+					x->seen = p;
+					x->cap_seen = cap;
+				}
+				s = &x->seen[x->nr_seen++];
+				*s = (struct exposition_seen){ .cgroup_id = row->cgroup_id,
+							       .pmu = r->cfg->pmu,
+							       .slices = row->c->slices,
+							       .moved = now };
+			} else if (s->slices != row->c->slices) {
+				s->slices = row->c->slices;
+				s->moved = now;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Is this cgroup row still exported? Rows seen move; quiet ones go after the grace period. */
+static bool live(const struct exposition *x, const struct report *r, const struct row *row,
+		 double now)
+{
+	const struct exposition_seen *s = find(x, row->cgroup_id, r->cfg->pmu);
+
+	return !s || now - s->moved <= x->grace_s;
+}
+
+/* The cgroup label: its path, "[idle]", or "[id N]" for one whose name was not read. */
+static const char *cgroup_label(const struct row *row, char *buf, size_t size)
+{
+	if (row->idle)
+		return "[idle]";
+	if (row->cgroup)
+		return row->cgroup;
+	snprintf(buf, size, "[id %llu]", (unsigned long long)row->cgroup_id);
+	return buf;
+}
+
+#define LABELS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* Per cgroup: slots (or CPU seconds) and slots per TopDown node. */
+static void cgroups(const struct exposition *x, struct metrics_text *m,
+		    const struct report *const *reports, int n, double now)
+{
+	bool software = reports[0]->cfg->counters->software;
+	char buf[48];
+
+	if (software) {
+		metrics_family(m, "tdtrace_cpu_seconds", METRIC_COUNTER,
+			       "CPU time of the tasks of this cgroup subtree, by the cpu-clock "
+			       "software counter read at each context switch (tdtrace --software)",
+			       "seconds");
+		for (int k = 0; k < n; k++)
+			for (size_t i = 0; i < reports[k]->nr_cgroups; i++) {
+				const struct row *row = &reports[k]->cgroups[i];
+
+				if (live(x, reports[k], row, now) && !row->m.never_counted)
+					metrics_sample(m,
+						       LABELS("cgroup",
+							      cgroup_label(row, buf, sizeof(buf))),
+						       row->m.slots / 1e9);
+			}
+		return;
+	}
+	metrics_family(m, "tdtrace_slots", METRIC_COUNTER,
+		       "Pipeline slots of the tasks of this cgroup subtree: the model's slots "
+		       "(perf's tma_info_thread_slots, or total_dispatch_slots on AMD) from the "
+		       "CPU's counters read at each context switch, scaled when multiplexed",
+		       NULL);
+	for (int k = 0; k < n; k++)
+		for (size_t i = 0; i < reports[k]->nr_cgroups; i++) {
+			const struct row *row = &reports[k]->cgroups[i];
+			const char *pmu = reports[k]->cfg->pmu;
+			const char *cg = cgroup_label(row, buf, sizeof(buf));
+
+			if (!live(x, reports[k], row, now) || row->m.never_counted)
+				continue;
+			if (pmu)
+				metrics_sample(m, LABELS("cgroup", cg, "pmu", pmu), row->m.slots);
+			else
+				metrics_sample(m, LABELS("cgroup", cg), row->m.slots);
+		}
+	metrics_family(m, "tdtrace_topdown_slots", METRIC_COUNTER,
+		       "Pipeline slots of this cgroup subtree in one TopDown node (level 1 or "
+		       "2): the model's fraction (perf's formula) times its slots; a node's "
+		       "rate over tdtrace_slots_total's is perf's tma_ metric",
+		       NULL);
+	for (int k = 0; k < n; k++)
+		for (size_t i = 0; i < reports[k]->nr_cgroups; i++) {
+			const struct row *row = &reports[k]->cgroups[i];
+			const char *pmu = reports[k]->cfg->pmu;
+			const char *cg = cgroup_label(row, buf, sizeof(buf));
+
+			if (!live(x, reports[k], row, now) || !row->m.valid)
+				continue;
+			for (int l = 0; l < TD_NR_L1 + TD_NR_L2; l++) {
+				bool l1 = l < TD_NR_L1;
+				double f = l1 ? row->m.l1[l] : row->m.l2[l - TD_NR_L1];
+				const char *node = l1 ? td_l1_nodes[l] : td_l2_nodes[l - TD_NR_L1];
+
+				if (isnan(f))
+					continue;
+				if (pmu)
+					metrics_sample(m,
+						       LABELS("cgroup", cg, "level", l1 ? "1" : "2",
+							      "node", node, "pmu", pmu),
+						       f * row->m.slots);
+				else
+					metrics_sample(m,
+						       LABELS("cgroup", cg, "level", l1 ? "1" : "2",
+							      "node", node),
+						       f * row->m.slots);
+			}
+		}
+}
+
+/* Container metadata once per cgroup, not on every series. */
+static void cgroup_info(const struct exposition *x, struct metrics_text *m,
+			const struct report *const *reports, int n, double now)
+{
+	char buf[48];
+
+	metrics_family(m, "tdtrace_cgroup", METRIC_INFO,
+		       "What each cgroup is: container kind (docker, containerd, crio, podman, "
+		       "lxc, pod, user, unit, none), id, Kubernetes pod uid, and a name, parsed "
+		       "from its path",
+		       NULL);
+	for (size_t i = 0; n && i < reports[0]->nr_cgroups; i++) {
+		const struct row *row = &reports[0]->cgroups[i];
+		struct container c = { 0 };
+		const char *cg = cgroup_label(row, buf, sizeof(buf));
+
+		if (!live(x, reports[0], row, now))
+			continue;
+		if (row->cgroup)
+			container_parse(row->cgroup, &c);
+		metrics_sample(m,
+			       LABELS("cgroup", cg, "kind", container_kind_name(c.kind), "id", c.id,
+				      "pod_uid", c.pod_uid, "name", c.label[0] ? c.label : cg),
+			       1);
+	}
+}
+
+/* The top processes by slots (--listen-processes). */
+static void processes(const struct exposition *x, struct metrics_text *m,
+		      const struct report *const *reports, int n)
+{
+	bool software = reports[0]->cfg->counters->software;
+	char pid[16], buf[48];
+
+	if (!x->processes)
+		return;
+	metrics_family(m, software ? "tdtrace_process_cpu_seconds" : "tdtrace_process_slots",
+		       METRIC_COUNTER,
+		       software ? "CPU time of one of the busiest processes (--listen-processes)"
+				: "Pipeline slots of one of the busiest processes "
+				  "(--listen-processes), as tdtrace_slots_total",
+		       software ? "seconds" : NULL);
+	for (int k = 0; k < n; k++) {
+		unsigned int shown = 0;
+
+		/* Rows are sorted by slots, largest first; the idle tasks are not a process. */
+		for (size_t i = 0; i < reports[k]->nr_tasks && shown < x->processes; i++) {
+			const struct row *row = &reports[k]->tasks[i];
+			char comm[TD_COMM_LEN + 1] = { 0 };
+
+			if (row->idle || row->m.never_counted)
+				continue;
+			memcpy(comm, row->task->val.comm, TD_COMM_LEN);
+			snprintf(pid, sizeof(pid), "%u", row->task->key.id);
+			metrics_sample(m,
+				       LABELS("pid", pid, "comm", comm, "cgroup",
+					      cgroup_label(row, buf, sizeof(buf))),
+				       software ? row->m.slots / 1e9 : row->m.slots);
+			shown++;
+		}
+	}
+}
+
+/* tdtrace's own health: what it lost, whether it added up, how it ran. */
+static void health(const struct exposition *x, struct metrics_text *m,
+		   const struct report *const *reports, int n)
+{
+	const struct report *r = reports[0];
+	double enabled = 0, running = 0;
+	__u64 errors = 0, drops = 0;
+
+	for (int k = 0; k < n; k++) {
+		errors += reports[k]->totals->read_errors;
+		drops += reports[k]->totals->task_drops;
+		enabled += reports[k]->totals->all.enabled_ns[0] / 1e9;
+		running += reports[k]->totals->all.running_ns[0] / 1e9;
+	}
+	metrics_family(m, "tdtrace_read_errors", METRIC_COUNTER,
+		       "Counter reads that failed in the BPF program (that slice went to the next "
+		       "charge on its CPU)",
+		       NULL);
+	metrics_sample(m, NULL, errors);
+	metrics_family(m, "tdtrace_overflow_slices", METRIC_COUNTER,
+		       "Slices charged to overflow because the entry map was full (--max-tasks)",
+		       NULL);
+	metrics_sample(m, NULL, drops);
+	metrics_family(m, "tdtrace_conserved", METRIC_GAUGE,
+		       "1 when every count of the run so far is accounted for: entries, overflow "
+		       "and untraced add up exactly to the per-CPU totals",
+		       NULL);
+	metrics_sample(m, NULL, r->conserved);
+	if (!r->cfg->counters->software) {
+		metrics_family(m, "tdtrace_counters_enabled_seconds", METRIC_COUNTER,
+			       "Time the counting groups' leaders were enabled, summed over CPUs",
+			       "seconds");
+		metrics_sample(m, NULL, enabled);
+		metrics_family(m, "tdtrace_counters_running_seconds", METRIC_COUNTER,
+			       "Time they were counting: below enabled when another PMU user "
+			       "multiplexed them (counts are then scaled)",
+			       "seconds");
+		metrics_sample(m, NULL, running);
+	}
+	metrics_family(m, "tdtrace_cpus", METRIC_GAUGE, "CPUs counted in the last interval", NULL);
+	metrics_sample(m, NULL, r->nr_cpus);
+	if (x->self_stats) {
+		metrics_family(m, "tdtrace_switch_program_runs", METRIC_COUNTER,
+			       "Runs of tdtrace's sched_switch BPF program (--self-stats, the "
+			       "kernel's BPF run-time statistics)",
+			       NULL);
+		metrics_sample(m, NULL, r->self_runs);
+		metrics_family(m, "tdtrace_switch_program_seconds", METRIC_COUNTER,
+			       "Time spent in it: its cost per context switch is the ratio of the "
+			       "two rates",
+			       "seconds");
+		metrics_sample(m, NULL, r->self_ns / 1e9);
+	}
+	metrics_family(m, "tdtrace_build", METRIC_INFO, "tdtrace's version, and the model counting",
+		       NULL);
+	for (int k = 0; k < n; k++) {
+		const struct counter_set *cs = reports[k]->cfg->counters;
+
+		metrics_sample(m,
+			       LABELS("version", TDTRACE_VERSION, "model",
+				      cs->model ? cs->model->name : "software", "pmu",
+				      cs->model ? cs->model->pmu : "software"),
+			       1);
+	}
+}
+
+void exposition_write(const struct exposition *x, FILE *f, bool openmetrics,
+		      const struct report *const *reports, int n, double now)
+{
+	struct metrics_text m;
+
+	metrics_begin(&m, f, openmetrics);
+	if (n) {
+		cgroups(x, &m, reports, n, now);
+		cgroup_info(x, &m, reports, n, now);
+		processes(x, &m, reports, n);
+		health(x, &m, reports, n);
+	}
+	metrics_end(&m);
+}
