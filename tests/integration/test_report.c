@@ -194,6 +194,114 @@ static void test_sapphirerapids(void **state)
 	free(err);
 }
 
+/* A line of @model on @pmu with @counts ("\"name\":value,..."), smt on, times equal. */
+static char *line(const char *model, const char *pmu, const char *counts, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "{\"schema\":2,\"type\":\"system\",\"phase\":\"interval\",\"interval\":1,"
+		 "\"mode\":\"topdown\",\"model\":\"%s\",\"pmu\":\"%s\",\"smt_on\":true,"
+		 "\"time_enabled_ns\":9,\"time_running_ns\":9,\"counts\":{%s}}\n",
+		 model, pmu, counts);
+	return buf;
+}
+
+/*
+ * One row of each other group through the whole command, with the vectors
+ * of tests/unit/test_models.c (the arithmetic is in its comments):
+ * icelake (group A: UOP_DROPPING and CLEARS_COUNT terms, level 2 from three
+ * counting groups), lunarlake P-core (group C: plain fractions), alderlake
+ * E-core (Gracemont: slots = 5 x core clocks), skylakex (no PERF_METRICS,
+ * SMT on).
+ */
+static void test_other_groups(void **state)
+{
+	char buf[2048], *out, *err;
+	json_t *o;
+
+	(void)state;
+	line("icelake", "cpu",
+	     "\"slots\":1000,\"topdown-retiring\":300,\"topdown-bad-spec\":100,"
+	     "\"topdown-fe-bound\":250,\"topdown-be-bound\":350,\"INT_MISC.UOP_DROPPING\":20,"
+	     "\"INT_MISC.CLEARS_COUNT\":10,"
+	     "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":30,"
+	     "\"BR_MISP_RETIRED.ALL_BRANCHES\":30,\"MACHINE_CLEARS.COUNT\":10,"
+	     "\"CYCLE_ACTIVITY.STALLS_MEM_ANY\":200,\"EXE_ACTIVITY.BOUND_ON_STORES\":40,"
+	     "\"CYCLE_ACTIVITY.STALLS_TOTAL\":300,\"EXE_ACTIVITY.1_PORTS_UTIL\":100,"
+	     "\"EXE_ACTIVITY.2_PORTS_UTIL\":80,\"UOPS_RETIRED.SLOTS\":400,\"UOPS_ISSUED.ANY\":500,"
+	     "\"IDQ.MS_UOPS\":50,\"UOPS_DECODED.DEC0\":60,\"UOPS_DECODED.DEC0,cmask=1\":20,"
+	     "\"IDQ.MITE_UOPS\":200",
+	     buf, sizeof(buf));
+	assert_int_equal(report(buf, true, &out, &err), 0);
+	o = one_line(out);
+	expect(o, "tma_frontend_bound", 23);
+	expect(o, "tma_backend_bound", 40);
+	expect(o, "tma_retiring", 30);
+	expect(o, "tma_bad_speculation", 7);
+	expect(o, "tma_fetch_latency", 13);
+	expect(o, "tma_branch_mispredicts", 5.25);
+	expect(o, "tma_memory_bound", 9600.0 / 464.0);
+	expect(o, "tma_heavy_operations", 9);
+	expect(o, "tma_light_operations", 21);
+	json_decref(o);
+	free(out);
+	free(err);
+
+	/* Lion Cove: every node its field over the four fields' sum (+ 0 * slots). */
+	line("lunarlake", "cpu_core",
+	     "\"slots\":1000,\"topdown-retiring\":320,\"topdown-bad-spec\":80,"
+	     "\"topdown-fe-bound\":240,\"topdown-be-bound\":160,\"topdown-heavy-ops\":40,"
+	     "\"topdown-br-mispredict\":60,\"topdown-fetch-lat\":120,\"topdown-mem-bound\":100",
+	     buf, sizeof(buf));
+	assert_int_equal(report(buf, true, &out, &err), 0);
+	o = one_line(out);
+	expect(o, "tma_retiring", 40);	      /* 320/800 */
+	expect(o, "tma_bad_speculation", 10); /* 80/800 */
+	expect(o, "tma_frontend_bound", 30);  /* 240/800 */
+	expect(o, "tma_backend_bound", 20);   /* 160/800 */
+	expect(o, "tma_heavy_operations", 5); /* 40/800 */
+	expect(o, "tma_fetch_latency", 15);   /* 120/800 */
+	json_decref(o);
+	free(out);
+	free(err);
+
+	/* Gracemont: slots 5 x 1000. */
+	line("alderlake", "cpu_atom",
+	     "\"CPU_CLK_UNHALTED.CORE\":1000,\"TOPDOWN_FE_BOUND.ALL\":1000,"
+	     "\"TOPDOWN_BE_BOUND.ALL\":1500,\"TOPDOWN_RETIRING.ALL\":2000",
+	     buf, sizeof(buf));
+	assert_int_equal(report(buf, true, &out, &err), 0);
+	o = one_line(out);
+	expect(o, "tma_frontend_bound", 20);
+	expect(o, "tma_backend_bound", 30);
+	expect(o, "tma_retiring", 40);
+	expect(o, "tma_bad_speculation", 10);
+	json_decref(o);
+	free(out);
+	free(err);
+
+	/*
+	 * skylakex, SMT on: core clocks 1000/2 * (1 + 200/400) = 750, slots
+	 * 3000; frontend 600/3000 = 20 %, retiring 1200/3000 = 40 %, bad
+	 * speculation (1500 - 1200 + 4 * 80/2)/3000 = 460/3000.
+	 */
+	line("skylakex", "cpu",
+	     "\"CPU_CLK_UNHALTED.THREAD\":1000,\"IDQ_UOPS_NOT_DELIVERED.CORE\":600,"
+	     "\"UOPS_ISSUED.ANY\":1500,\"UOPS_RETIRED.RETIRE_SLOTS\":1200,"
+	     "\"INT_MISC.RECOVERY_CYCLES\":50,\"INT_MISC.RECOVERY_CYCLES_ANY\":80,"
+	     "\"CPU_CLK_UNHALTED.THREAD_ANY\":1900,\"CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE\":200,"
+	     "\"CPU_CLK_UNHALTED.REF_XCLK\":400",
+	     buf, sizeof(buf));
+	assert_int_equal(report(buf, true, &out, &err), 0);
+	o = one_line(out);
+	expect(o, "slots", 3000);
+	expect(o, "tma_frontend_bound", 20);
+	expect(o, "tma_retiring", 40);
+	expect(o, "tma_bad_speculation", 46000.0 / 3000.0);
+	json_decref(o);
+	free(out);
+	free(err);
+}
+
 /* Refusals: one line each, naming the file's line, exit 1. */
 static void test_refused(void **state)
 {
@@ -224,6 +332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdzen4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdzen5_level1_multiplexed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 	};
 

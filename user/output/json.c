@@ -66,6 +66,9 @@ static void begin(FILE *f, const struct report *r, const char *type)
 		fprintf(f, ",\"pmu\":");
 		json_write_cstring(f, r->cfg->counters->model->pmu, (size_t)-1);
 		key_bool(f, "smt_on", r->cfg->smt_on);
+		/* With SMT on, this model's per-task fractions are an approximation. */
+		key_bool(f, "smt_approximate",
+			 r->cfg->smt_on && r->cfg->counters->model->smt_approximate);
 	}
 }
 

@@ -15,9 +15,9 @@ static const char *smt(const struct cpu_pmus *cpu)
 
 static const char *watchdog(const struct cpu_pmus *cpu)
 {
-	return cpu->nmi_watchdog == 1 ? "NMI watchdog on" :
-	       cpu->nmi_watchdog == 0 ? "NMI watchdog off" :
-					"NMI watchdog unknown";
+	return cpu->nmi_watchdog == 1	? "NMI watchdog on"
+	       : cpu->nmi_watchdog == 0 ? "NMI watchdog off"
+					: "NMI watchdog unknown";
 }
 
 /* The CPUs of @pp as "0-7,16". */
@@ -27,7 +27,7 @@ static void cpu_list(const struct pmu_plan *pp, char *buf, size_t size)
 		strcpy(buf + size - 4, "...");
 }
 
-static void text_pmu(FILE *f, const struct pmu_plan *pp)
+static void text_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 {
 	const struct counter_set *cs = &pp->counters;
 	const struct pmu_model *m = cs->model;
@@ -58,6 +58,10 @@ static void text_pmu(FILE *f, const struct pmu_plan *pp)
 	}
 	if (cs->left_out[0])
 		fprintf(f, "  left out: %s\n", cs->left_out);
+	if (m->smt_approximate && smt_on)
+		fprintf(f,
+			"  SMT:      on: per-task fractions are an approximation on this model "
+			"(the sibling thread shares the core; perf's per-thread values are too)\n");
 	fprintf(f, "  formulas: perf's %s (%s); checked on hardware: %s\n",
 		m->perf_groups ? m->perf_groups : "metrics", m->source ? m->source : "?",
 		m->verified ? m->verified : "no");
@@ -82,7 +86,7 @@ static int probe_text(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 	if (!cpu->nr_pmus)
 		fprintf(f, "core PMU:   none: %s\n", cpu->why);
 	for (int i = 0; !planned && i < p->nr_pmus; i++)
-		text_pmu(f, &p->pmus[i]);
+		text_pmu(f, &p->pmus[i], cpu->smt_on);
 	for (int i = 0; i < p->nr_notes; i++)
 		fprintf(f, "left out:   %s\n", p->notes[i]);
 
@@ -97,7 +101,8 @@ static int probe_text(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 			p->pmus[0].counters.level, p->pmus[0].counters.model->name,
 			p->nr_pmus > 1 ? " and more: see above" : "");
 	else
-		fprintf(f, "verdict:    no TopDown here; `tdtrace --software` attributes CPU time\n");
+		fprintf(f,
+			"verdict:    no TopDown here; `tdtrace --software` attributes CPU time\n");
 	return EXIT_OK;
 }
 
@@ -110,7 +115,7 @@ static void jkey(FILE *f, const char *key, const char *s)
 		fputs("null", f);
 }
 
-static void json_pmu(FILE *f, const struct pmu_plan *pp)
+static void json_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 {
 	const struct counter_set *cs = &pp->counters;
 	const struct pmu_model *m = cs->model;
@@ -125,7 +130,8 @@ static void json_pmu(FILE *f, const struct pmu_plan *pp)
 	jkey(f, "cpus", cpus);
 	fputc(',', f);
 	jkey(f, "model", m ? m->name : NULL);
-	fprintf(f, ",\"level\":%d,", cs->level);
+	fprintf(f, ",\"level\":%d,\"smt_approximate\":%s,", cs->level,
+		m && m->smt_approximate && smt_on ? "true" : "false");
 	jkey(f, "perf_groups", m ? m->perf_groups : NULL);
 	fputc(',', f);
 	jkey(f, "verified", m ? m->verified : NULL);
@@ -161,7 +167,7 @@ static int probe_json(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 	for (int i = 0; !planned && i < p->nr_pmus; i++) {
 		if (i)
 			fputc(',', f);
-		json_pmu(f, &p->pmus[i]);
+		json_pmu(f, &p->pmus[i], cpu->smt_on);
 	}
 	fputs("],\"left_out\":[", f);
 	for (int i = 0; i < p->nr_notes; i++) {

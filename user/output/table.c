@@ -90,6 +90,8 @@ static void print_header(FILE *f, const struct report *r)
 				100 * r->system.l1[TD_L1_RETIRING]);
 		if (r->system.valid && !isnan(r->system.l1[TD_L1_SMT_CONTENTION]))
 			fprintf(f, " SMT %.1f%%", 100 * r->system.l1[TD_L1_SMT_CONTENTION]);
+		if (cs->model->smt_approximate && r->cfg->smt_on)
+			fputs("  [SMT on: per-task fractions approximate]", f);
 	}
 	if (r->system.multiplexed)
 		fprintf(f, "  [multiplexed: counted %.1f%% of the time, scaled]",

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdtrace --probe --json --sysfs-root on every fixture machine: the model
+ * each core PMU is recognised as (perf's name), its level, what it leaves
+ * out and why (the NMI watchdog on AMD), and, for this VM, that there is
+ * no core PMU, said with the vendor and family. No root, no PMU needed.
+ */
+#include "itest.h"
+
+#define FIXTURES "tests/fixtures/sysfs"
+
+static struct itest_proc td;
+
+static int setup(void **state)
+{
+	itest_proc_init(&td);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	itest_proc_release(&td);
+	itest_cleanup();
+	return 0;
+}
+
+static json_t *probe(const char *fixture)
+{
+	char root[256], *out, *err;
+	const char *args[] = { "--probe", "--json", "--sysfs-root", root, NULL };
+	json_error_t e;
+	json_t *o;
+
+	snprintf(root, sizeof(root), FIXTURES "/%s", fixture);
+	itest_proc_release(&td);
+	assert_int_equal(itest_tdtrace_run(&td, 0, 5000, args), 0);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	if (itest_exit_code(&td) != 0)
+		fail_msg("--probe on %s: exit %d, %s", fixture, itest_exit_code(&td), err);
+	o = json_loads(out, 0, &e);
+	if (!o)
+		fail_msg("--probe --json on %s is not JSON: %s (%s)", fixture, out, e.text);
+	free(out);
+	free(err);
+	return o;
+}
+
+/* The model on @pmu, or NULL. */
+static const json_t *pmu_of(const json_t *o, const char *pmu)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(
+		json_object_get(o, "pmus"), i,
+		p) if (!strcmp(json_string_value(json_object_get(p, "pmu")), pmu)) return p;
+	return NULL;
+}
+
+static void test_every_fixture(void **state)
+{
+	static const struct {
+		const char *fixture, *pmu, *model;
+		int level;
+	} want[] = {
+		{ "icelake", "cpu", "icelake", 2 },
+		{ "icelakex", "cpu", "icelakex", 2 },
+		{ "sapphirerapids", "cpu", "sapphirerapids", 2 },
+		{ "alderlake", "cpu_core", "alderlake", 2 },
+		{ "alderlake", "cpu_atom", "alderlake", 2 },
+		{ "meteorlake", "cpu_core", "meteorlake", 2 },
+		{ "meteorlake", "cpu_atom", "meteorlake", 2 },
+		{ "lunarlake", "cpu_core", "lunarlake", 2 },
+		{ "lunarlake", "cpu_atom", "lunarlake", 2 },
+		{ "skylake", "cpu", "skylake", 2 },
+		{ "skylakex", "cpu", "skylakex", 2 },
+		{ "cascadelakex", "cpu", "cascadelakex", 2 },
+		{ "amdzen4", "cpu", "amdzen4", 2 },
+		{ "amdzen4-nowatchdog", "cpu", "amdzen4", 2 },
+		{ "amdzen5", "cpu", "amdzen5", 2 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		json_t *o = probe(want[i].fixture);
+		const json_t *p = pmu_of(o, want[i].pmu);
+
+		if (!p)
+			fail_msg("%s: no PMU %s in --probe", want[i].fixture, want[i].pmu);
+		print_message("%-20s %-9s %s, level %lld, %zu events%s%s\n", want[i].fixture,
+			      want[i].pmu, json_string_value(json_object_get(p, "model")),
+			      itest_jint(p, "level"), json_array_size(json_object_get(p, "events")),
+			      *json_string_value(json_object_get(p, "left_out")) ? ", left out: "
+										 : "",
+			      json_string_value(json_object_get(p, "left_out")));
+		assert_string_equal(json_string_value(json_object_get(p, "model")), want[i].model);
+		assert_int_equal(itest_jint(p, "level"), want[i].level);
+		assert_true(json_is_true(json_object_get(o, "topdown")));
+		/* AMD with the NMI watchdog on: SMT contention gives way, and says so. */
+		if (!strcmp(want[i].fixture, "amdzen4"))
+			assert_non_null(strstr(json_string_value(json_object_get(p, "left_out")),
+					       "the NMI watchdog holds a counter"));
+		/* Skylake-X has SMT on in its fixture, Cascade Lake off: said per model. */
+		if (!strcmp(want[i].fixture, "skylakex"))
+			assert_true(json_is_true(json_object_get(p, "smt_approximate")));
+		if (!strcmp(want[i].fixture, "cascadelakex"))
+			assert_true(json_is_false(json_object_get(p, "smt_approximate")));
+		if (!strcmp(want[i].fixture, "amdzen4-nowatchdog"))
+			assert_string_equal(json_string_value(json_object_get(p, "left_out")), "");
+		json_decref(o);
+	}
+}
+
+/* This machine's kind: a Zen 5 guest without PMU passthrough, said so. */
+static void test_vm(void **state)
+{
+	json_t *o = probe("vm");
+	const char *why = json_string_value(json_object_get(o, "why"));
+
+	(void)state;
+	assert_true(json_is_false(json_object_get(o, "topdown")));
+	assert_int_equal(json_array_size(json_object_get(o, "pmus")), 0);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "AMD family 0x1a"));
+	assert_non_null(strstr(why, "Zen 5"));
+	assert_non_null(strstr(why, "no core PMU"));
+	json_decref(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_every_fixture, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vm, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
