@@ -150,11 +150,12 @@ unit: $(UNIT_TESTS)
 integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 	tests/run.sh $(INTEG_TESTS) $(FAULT_TESTS)
 
-# tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot); they
-# print cmocka's summary lines, so tests/run.sh counts them as binaries.
-TOOL_TESTS := tests/tools/test_plot.sh
+# tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot, make
+# hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
+# counts them as binaries.
+TOOL_TESTS := tests/tools/test_plot.sh tests/hw/test_hwcheck.sh
 
-test-tools:
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
 	tests/run.sh $(TOOL_TESTS)
 
 # Builds the Debian package from a copy of this tree in /tmp, unpacks it
@@ -162,7 +163,8 @@ test-tools:
 deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
-test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
+test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
+	$(OUTPUT)/hw-workload
 	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make hwcheck: tdtrace against perf, on a machine with TopDown counters.
 
-Two checks per workload (tests/hw/workload.c: alu, mem, branch):
+Two checks per workload (tests/hw/workload.c: alu, mem, branch, icache):
 
 1. Formulas. perf stat -j -M <the model's level 1 and 2 groups> runs the
    workload; perf's own raw counts become a tdtrace JSON line, which
@@ -26,6 +26,10 @@ BUILD = os.environ.get("OUTPUT", "build")
 TDTRACE = os.path.join(BUILD, "tdtrace")
 WORKLOAD = os.path.join(BUILD, "hw-workload")
 SECONDS = os.environ.get("HWCHECK_SECONDS", "2")
+# For tests/hw/test_hwcheck.sh: a fake machine and a fake perf.
+PROBE_ARGS = os.environ.get("HWCHECK_PROBE_ARGS", "").split()
+PERF = os.environ.get("HWCHECK_PERF", "perf")
+LIVE = os.environ.get("HWCHECK_LIVE", "1") != "0"
 FORMULA_TOL = 0.01  # percentage points: perf prints 6 decimals of the same double
 LIVE_TOL = 5.0  # percentage points between two runs
 
@@ -35,7 +39,7 @@ def run(cmd, **kw):
 
 
 def probe():
-    p = run([TDTRACE, "--probe", "--json"])
+    p = run([TDTRACE, "--probe", "--json"] + PROBE_ARGS)
     if p.returncode != 0:
         sys.exit(f"hwcheck: tdtrace --probe --json failed ({p.returncode}): {p.stderr.strip()}")
     return json.loads(p.stdout)
@@ -50,7 +54,7 @@ def bare(event):
 
 
 def perf_stat(groups, kind):
-    p = run(["perf", "stat", "-j", "-M", groups, "--", WORKLOAD, kind, SECONDS])
+    p = run([PERF, "stat", "-j", "-M", groups, "--", WORKLOAD, kind, SECONDS])
     if p.returncode != 0:
         raise RuntimeError(f"perf stat -M {groups} failed: {p.stderr.strip()[:300]}")
     counts, metrics = {}, {}
@@ -110,7 +114,7 @@ def main():
     if not pmus:
         print(f"hwcheck: SKIPPED, nothing checked: no TopDown here: {pr.get('why', '?')}")
         return 0
-    if run(["perf", "--version"]).returncode != 0:
+    if run([PERF, "--version"]).returncode != 0:
         print("hwcheck: SKIPPED: perf is not installed (Debian: linux-perf)")
         return 0
     failed = 0
@@ -118,11 +122,11 @@ def main():
     for pmu in pmus:
         print(f"hwcheck: {pmu['pmu']}: model {pmu['model']}, level {pmu['level']}, "
               f"perf groups {pmu['perf_groups']}")
-        for kind in ("alu", "mem", "branch"):
+        for kind in ("alu", "mem", "branch", "icache"):
             try:
                 counts, perf_metrics = perf_stat(pmu["perf_groups"], kind)
                 ours = decode(pmu, smt_on, counts)
-                mine = live(kind)
+                mine = live(kind) if LIVE else {}
             except RuntimeError as e:
                 print(f"  {kind}: FAIL: {e}")
                 failed += 1

@@ -4,6 +4,9 @@
  *   workload alu SECS     dependent integer arithmetic: mostly retiring
  *   workload mem SECS     a random pointer chase over 256 MiB: backend (memory) bound
  *   workload branch SECS  branches on random bits: bad speculation
+ *   workload icache SECS  1024 functions of 64 bytes of code and more, called in
+ *                         random order: a code footprint far past the L1
+ *                         i-cache and the uop cache: frontend bound
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +30,22 @@ static uint64_t xorshift(uint64_t *s)
 	return *s;
 }
 
+/* 4^5 = 1024 functions f10000 .. f13333, each with 64 bytes of padding code. */
+#define FN(n)                                                                              \
+	__attribute__((noinline)) static uint64_t f##n(uint64_t x)                         \
+	{                                                                                  \
+		__asm__ volatile(".fill 64, 1, 0x90");                                     \
+		return x * 0x##n##ULL + 1;                                                 \
+	}
+#define D4(M, n)   M(n##0) M(n##1) M(n##2) M(n##3)
+#define D16(M, n)  D4(M, n##0) D4(M, n##1) D4(M, n##2) D4(M, n##3)
+#define D64(M, n)  D16(M, n##0) D16(M, n##1) D16(M, n##2) D16(M, n##3)
+#define D256(M, n) D64(M, n##0) D64(M, n##1) D64(M, n##2) D64(M, n##3)
+#define D1K(M, n)  D256(M, n##0) D256(M, n##1) D256(M, n##2) D256(M, n##3)
+D1K(FN, 1)
+#define PTR(n) f##n,
+static uint64_t (*const code[])(uint64_t) = { D1K(PTR, 1) };
+
 int main(int argc, char **argv)
 {
 	double secs = argc > 2 ? atof(argv[2]) : 2, end = now() + secs;
@@ -34,7 +53,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 88172645463325252ull, x = 1;
 
 	if (argc < 2 || secs <= 0) {
-		fprintf(stderr, "usage: workload alu|mem|branch [SECS]\n");
+		fprintf(stderr, "usage: workload alu|mem|branch|icache [SECS]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "alu")) {
@@ -69,8 +88,13 @@ int main(int argc, char **argv)
 					x += i;
 				else
 					x ^= i;
+	} else if (!strcmp(argv[1], "icache")) {
+		while (now() < end)
+			for (int i = 0; i < 100000; i++)
+				x = code[xorshift(&seed) & 1023](x);
 	} else {
-		fprintf(stderr, "workload: unknown kind '%s': alu, mem or branch\n", argv[1]);
+		fprintf(stderr, "workload: unknown kind '%s': alu, mem, branch or icache\n",
+			argv[1]);
 		return 2;
 	}
 	sink = x;

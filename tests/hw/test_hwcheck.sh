@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make hwcheck's own test, without hardware: tests/hw/hwcheck.py runs
+# against the Sapphire Rapids fixture (--probe --sysfs-root) and a fake
+# perf that prints, as perf stat -j does, raw counts and the metric values
+# perf computes from them (worked out by hand below). The formula check
+# must pass when the values are perf's and fail when one is off; the live
+# check needs the counters and is left out (HWCHECK_LIVE=0). Prints a
+# cmocka-style summary for tests/run.sh.
+set -u
+OUTPUT=${OUTPUT:-build}
+tmp=$(mktemp -d /tmp/tdtrace-hwcheck.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=""
+
+ok() {
+	echo "[       OK ] $1"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "[  FAILED  ] $1: $2"
+	failed="$failed $1"
+}
+
+# fake_perf FILE BACKEND: a perf whose stat -j prints Sapphire Rapids counts
+# slots 1000, retiring 400, bad-spec 50, fe 300, be 250, UOP_DROPPING 20, and
+# perf's metrics from them: frontend 300/1000 - 20/1000 = 28 %, backend
+# 25 % (BACKEND, to make it wrong), retiring 40 %, bad speculation
+# max(1 - (.28 + .25 + .40), 0) = 7 %.
+fake_perf() {
+	cat >"$1" <<EOS
+#!/bin/sh
+[ "\$1" = --version ] && { echo "perf version 6.99 (fake)"; exit 0; }
+cat >&2 <<'EOJ'
+{"counter-value" : "1000.000000", "unit" : "", "event" : "TOPDOWN.SLOTS", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "28.000000", "metric-unit" : "%  tma_frontend_bound"}
+{"counter-value" : "400.000000", "unit" : "", "event" : "topdown-retiring", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "40.000000", "metric-unit" : "%  tma_retiring"}
+{"counter-value" : "50.000000", "unit" : "", "event" : "topdown-bad-spec", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "7.000000", "metric-unit" : "%  tma_bad_speculation"}
+{"counter-value" : "300.000000", "unit" : "", "event" : "cpu/topdown-fe-bound/", "event-runtime" : 100, "pcnt-running" : 100.00}
+{"counter-value" : "250.000000", "unit" : "", "event" : "topdown-be-bound", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "$2", "metric-unit" : "%  tma_backend_bound"}
+{"counter-value" : "20.000000", "unit" : "", "event" : "INT_MISC.UOP_DROPPING", "event-runtime" : 100, "pcnt-running" : 100.00}
+EOJ
+exit 0
+EOS
+	chmod +x "$1"
+}
+
+run() {
+	OUTPUT=$OUTPUT HWCHECK_PERF=$1 HWCHECK_LIVE=0 HWCHECK_SECONDS=0.01 \
+		HWCHECK_PROBE_ARGS="--sysfs-root tests/fixtures/sysfs/sapphirerapids" \
+		python3 tests/hw/hwcheck.py >"$tmp/out" 2>&1
+}
+
+if [ ! -x "$OUTPUT/tdtrace" ] || [ ! -x "$OUTPUT/hw-workload" ]; then
+	echo "test_hwcheck: build $OUTPUT/tdtrace and $OUTPUT/hw-workload first (make hwcheck builds both)"
+	echo "[  PASSED  ] 0 test(s)."
+	echo "[  SKIPPED ] 1 test(s), listed below:"
+	echo "[  SKIPPED ] test_hwcheck"
+	exit 0
+fi
+
+fake_perf "$tmp/perf" 25.000000
+if run "$tmp/perf" && grep -q 'formula tma_backend_bound .*perf   25.000  tdtrace   25.000  ok' "$tmp/out" &&
+	[ "$(grep -c 'formula .* ok$' "$tmp/out")" -ge 16 ]; then
+	ok formulas_agree
+else
+	fail formulas_agree "$(cat "$tmp/out")"
+fi
+
+fake_perf "$tmp/perf" 26.000000
+if ! run "$tmp/perf" && grep -q 'formula tma_backend_bound .* FAIL' "$tmp/out" &&
+	grep -q 'hwcheck: FAILED' "$tmp/out"; then
+	ok formula_mismatch_fails
+else
+	fail formula_mismatch_fails "$(cat "$tmp/out")"
+fi
+
+n=$(echo "$failed" | wc -w)
+echo "[  PASSED  ] $passed test(s)."
+if [ "$n" != 0 ]; then
+	echo "[  FAILED  ] $n test(s), listed below:"
+	for t in $failed; do
+		echo "[  FAILED  ] $t"
+	done
+	exit 1
+fi
+exit 0
