@@ -235,10 +235,15 @@ man8dir ?= $(mandir)/man8
 # pkg-config --variable=completionsdir bash-completion, relative to the prefix;
 # the file is named as the command, for bash-completion's loading on demand.
 bashcompdir ?= $(prefix)/share/bash-completion/completions
+# The exporter's unit (systemd's place for packages' units is lib/systemd/system
+# under the prefix) and its Prometheus recording rules.
+unitdir ?= $(prefix)/lib/systemd/system
+datadir ?= $(prefix)/share/tdtrace
 INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
-	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace
+	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace.service \
+	$(datadir)/tdtrace.rules.yml
 
 install: all
 	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
@@ -246,6 +251,8 @@ install: all
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.8 $(DESTDIR)$(man8dir)/tdtrace.8
 	$(INSTALL) -D -m 0644 tools/tdtrace-plot.1 $(DESTDIR)$(man1dir)/tdtrace-plot.1
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
+	$(INSTALL) -D -m 0644 systemd/tdtrace.service $(DESTDIR)$(unitdir)/tdtrace.service
+	$(INSTALL) -D -m 0644 prometheus/tdtrace.rules.yml $(DESTDIR)$(datadir)/tdtrace.rules.yml
 
 # Only the files install wrote; the directories may hold others' files.
 uninstall:

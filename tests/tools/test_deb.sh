@@ -105,12 +105,14 @@ fi
 root=$work/root
 mkdir "$root" && dpkg -x "$deb" "$root"
 want="./usr/bin/tdtrace-plot
+./usr/lib/systemd/system/tdtrace.service
 ./usr/sbin/tdtrace
 ./usr/share/bash-completion/completions/tdtrace
 ./usr/share/doc/tdtrace/changelog.gz
 ./usr/share/doc/tdtrace/copyright
 ./usr/share/man/man1/tdtrace-plot.1.gz
-./usr/share/man/man8/tdtrace.8.gz"
+./usr/share/man/man8/tdtrace.8.gz
+./usr/share/tdtrace/tdtrace.rules.yml"
 got=$(cd "$root" && find . -type f -o -type l | sort)
 if [ "$got" = "$want" ]; then
 	ok file_list
@@ -159,15 +161,16 @@ else
 	fail version "--version exited $rc with '$out', want 'tdtrace ${version%-*}'"
 fi
 
-# --probe: exit 0 (it prints and exits, TopDown or not), and a core PMU
-# exactly when sysfs has one (cpu, or cpu_core and cpu_atom on a hybrid).
+# --probe: exit 0 (it prints and exits, TopDown or not), and a PMU line
+# (counted, or left out and why) exactly when sysfs has a core PMU (cpu, or
+# cpu_core and cpu_atom on a hybrid); "core PMU: none: <why>" otherwise.
 out=$("$root/usr/sbin/tdtrace" --probe 2>&1)
 rc=$?
 echo "$out" | sed 's/^/test_deb: --probe: /'
 if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
-	pmu_ok=$(echo "$out" | grep -E '^core PMU: +' | grep -v ': +none$')
+	pmu_ok=$(echo "$out" | grep -E '^(PMU|left out): +')
 else
-	pmu_ok=$(echo "$out" | grep -E '^core PMU: +none$')
+	pmu_ok=$(echo "$out" | grep -E '^core PMU: +none: ')
 fi
 if [ $rc != 0 ]; then
 	fail probe "--probe exited $rc, want 0"
