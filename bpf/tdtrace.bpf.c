@@ -32,8 +32,16 @@ const volatile bool track_times = true;
 /* per-entry enabled/running sums */	  /* false with --per-cgroup */
 const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
 const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
-const volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
-const volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
+/*
+ * Which cgroups -c names: .bss, not .rodata, because with --wait-cgroup
+ * the loader changes them while the program runs (a cgroup created, or
+ * removed and created again, at a -c path; id 0 matches nothing). It
+ * writes the ids and levels, then moves filter_gen on, which empties the
+ * answers cached below.
+ */
+volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
+volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
+volatile __u32 filter_gen;
 
 /*
  * Every counter of every CPU in one perf event array, at slot * nr_cpu_ids
@@ -163,8 +171,12 @@ static __always_inline bool cgroup_under_filter(struct cgroup *cg)
 	for (int k = 0; k < TD_MAX_CGROUP_FILTERS; k++) {
 		if (k >= nr_cgroup_filters)
 			break;
-		if (level >= cgroup_filter_level[k] &&
-		    cgroup_ancestor_id(cg, cgroup_filter_level[k]) == cgroup_filter_id[k])
+		/* Read once, and bounded for the verifier: the loader may change it. */
+		int want = cgroup_filter_level[k];
+
+		if (want < 0 || want > 255)
+			continue;
+		if (level >= want && cgroup_ancestor_id(cg, want) == cgroup_filter_id[k])
 			return true;
 	}
 	return false;
@@ -173,14 +185,16 @@ static __always_inline bool cgroup_under_filter(struct cgroup *cg)
 /*
  * Per CPU, the -c answer for recently seen cgroup ids, direct-mapped. A
  * cgroup's ancestors never change and v2 ids are never reused, so an entry
- * never goes stale; a collision only costs a walk.
+ * goes stale only when the filter itself changes (filter_gen); a
+ * collision only costs a walk.
  */
 #define TD_FILTER_CACHE 256
 
 struct filter_cache {
 	struct {
 		u64 cgroup_id;
-		u64 traced;
+		u32 traced;
+		u32 gen; /* filter_gen when cached: another is stale */
 	} slot[TD_FILTER_CACHE];
 };
 
@@ -197,16 +211,17 @@ static __always_inline bool in_cgroup_filter(struct task_struct *t)
 	struct cgroup *cg = t->cgroups->dfl_cgrp;
 	u64 id = cg->kn->id;
 	struct filter_cache *cache;
-	u32 zero = 0, i = id & (TD_FILTER_CACHE - 1);
+	u32 zero = 0, i = id & (TD_FILTER_CACHE - 1), gen = filter_gen;
 	bool yes;
 
 	cache = bpf_map_lookup_elem(&td_filter_cache, &zero);
-	if (cache && cache->slot[i].cgroup_id == id)
+	if (cache && cache->slot[i].cgroup_id == id && cache->slot[i].gen == gen)
 		return cache->slot[i].traced;
 	yes = cgroup_under_filter(cg);
 	if (cache) {
 		cache->slot[i].cgroup_id = id;
 		cache->slot[i].traced = yes;
+		cache->slot[i].gen = gen;
 	}
 	return yes;
 }

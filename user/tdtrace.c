@@ -149,6 +149,7 @@ int main(int argc, char **argv)
 	while (!done && (tick = ticker_wait(&tk, &t)) != TICK_STOP) {
 		if (!machine_cpus_now(&o, &m))
 			tracer_hotplug(&tr, &p, m.online, m.changed);
+		tracer_retarget(&tr, &t);
 		if (tick == TICK_HOTPLUG)
 			continue;
 		if (tracer_collect(&tr, &tl))

@@ -140,10 +140,104 @@ static void test_no_targets_no_removed_field(void **state)
 	free(out);
 }
 
+/* spin_in, and the CPU time the spinner measured itself ("thread TID CPU_NS"). */
+static long long spin_in_measured(const char *cgroup)
+{
+	long long tid, ns = -1;
+	char *out;
+
+	spin_in(cgroup);
+	out = itest_stdout(&load);
+	if (!out || sscanf(out, "thread %lld %lld", &tid, &ns) != 2)
+		fail_msg("spin said '%s'", out ? out : "");
+	free(out);
+	return ns;
+}
+
+/* The summary's cpu_ns of process @pid. */
+static long long summary_ns(const json_t *lines, pid_t pid)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(lines, i,
+			   o) if (itest_jis(o, "type", "process") &&
+				  itest_jis(o, "phase", "summary") &&
+				  itest_jint(o, "pid") == pid) return itest_jint(o, "cpu_ns");
+	return -1;
+}
+
+/*
+ * --wait-cgroup: the -c path does not exist at start; created, it is
+ * traced (a spinner in it counted in full), removed, the run goes on, and
+ * created again, it is traced again. Each step is said once.
+ */
+static void test_wait_cgroup(void **state)
+{
+	char a[PATH_MAX], *out, *err;
+	const char *args[] = {
+		"--software", "--json", "-I", "100", "-c", a, "--wait-cgroup", NULL
+	};
+	long long measured[2], got[2];
+	pid_t pids[2];
+	json_t *lines;
+	int bad = 0, code;
+
+	itest_require_root();
+	if (itest_cgroup_make("tdtrace-wait", a, sizeof(a)))
+		itest_skip("no cgroup v2 to make test cgroups in");
+	assert_int_equal(itest_cgroup_remove(a), 0);
+	start(args);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(itest_cgroup_make("tdtrace-wait", a, sizeof(a)), 0);
+		itest_sleep_ms(400); /* noticed within an interval (100 ms) */
+		measured[round] = spin_in_measured(a);
+		pids[round] = load.pid;
+		itest_sleep_ms(300);
+		assert_int_equal(itest_cgroup_remove(a), 0);
+		itest_sleep_ms(300);
+		/* Gone, but the run goes on: it waits for the path. */
+		if (itest_poll_exit(&td))
+			fail_msg("tdtrace ended when its --wait-cgroup cgroup was removed");
+	}
+	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	assert_int_equal(code, 0);
+	if (!strstr(err, "waiting for cgroup") || !strstr(err, "was created: traced from now") ||
+	    !strstr(err, "was removed: waiting for it to be created again"))
+		fail_msg("stderr does not say so: %s", err);
+	{
+		int created = 0;
+
+		for (const char *q = err; (q = strstr(q, "was created")); q++)
+			created++;
+		assert_int_equal(created, 2); /* once per creation */
+	}
+	lines = itest_parse_jsonl(out, &bad);
+	assert_int_equal(bad, 0);
+	assert_all_conserved(lines);
+	for (int round = 0; round < 2; round++) {
+		got[round] = summary_ns(lines, pids[round]);
+		print_message("round %d: spin %d: tdtrace %lld ns, spin measured %lld ns\n", round,
+			      (int)pids[round], got[round], measured[round]);
+		if (got[round] < measured[round] * 0.98 ||
+		    got[round] > measured[round] * 1.02 + 2e6)
+			fail_msg(
+				"round %d: the spinner in the re-created cgroup was not counted in "
+				"full",
+				round);
+	}
+	json_decref(lines);
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_removed_cgroups_end_the_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_targets_no_removed_field, setup, teardown),
 	};
 

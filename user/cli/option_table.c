@@ -186,6 +186,7 @@ FLAG(self_stats)
 FLAG(probe)
 FLAG(verbose)
 FLAG(table)
+FLAG(wait_cgroup)
 #undef FLAG
 
 const struct option_group_text option_groups[NR_OPTION_GROUPS] = {
@@ -260,6 +261,10 @@ const struct option_row option_rows[] = {
 	  .help = "only these processes, all their threads, and the processes they start "
 		  "after tdtrace does",
 	  .expected = "process ids > 0, separated by commas (at most 1024)" },
+	{ .name = "wait-cgroup", .group = GROUP_TARGETS, .parse = set_wait_cgroup,
+	  .help = "with -c: a cgroup not there yet, or removed during the run, is waited for "
+		  "and traced when created at that path (within an interval); the run then "
+		  "does not end when it is gone" },
 	{ .name = "no-children",
 	  .group = GROUP_TARGETS,
 	  .parse = set_no_children,

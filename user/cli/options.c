@@ -93,6 +93,10 @@ static bool consistent(const struct options *o, FILE *err)
 		fprintf(err, "tdtrace: --depth and --containers conflict: choose one\n");
 		return false;
 	}
+	if (o->wait_cgroup && !o->nr_cgroups) {
+		fprintf(err, "tdtrace: --wait-cgroup needs -c\n");
+		return false;
+	}
 	if (o->no_children && !o->nr_pids && !o->command) {
 		fprintf(err, "tdtrace: --no-children needs -p or a COMMAND\n");
 		return false;

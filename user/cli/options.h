@@ -39,6 +39,7 @@ struct options {
 	/* targets: -c and -p together mean the intersection */
 	const char *cgroups[TD_MAX_CGROUP_FILTERS]; /* -c, as given */
 	int nr_cgroups;
+	bool wait_cgroup; /* --wait-cgroup: trace -c paths whenever a cgroup is there */
 	pid_t pids[TD_MAX_PIDS]; /* -p */
 	int nr_pids;
 	bool no_children; /* -p/COMMAND: don't follow new processes */

@@ -74,6 +74,35 @@ int target_cgroup(const char *mount, const char *arg, struct cgroup_target *t, c
 	return 0;
 }
 
+int target_cgroup_later(const char *mount, const char *arg, struct cgroup_target *t, char *err,
+			size_t errlen)
+{
+	const char *rel = arg;
+	size_t len;
+
+	if (arg[0] == '/' && under(arg, mount))
+		rel = arg + strlen(mount);
+	/* Not there to resolve: a plain path only, so that it cannot point outside. */
+	if (strstr(rel, "/../") || strstr(rel, "/./") || !strcmp(rel, "..") ||
+	    !strncmp(rel, "../", 3) || strstr(rel, "//") ||
+	    (strlen(rel) >= 3 && !strcmp(rel + strlen(rel) - 3, "/..")) || !*rel) {
+		snprintf(err, errlen,
+			 "cgroup '%s' does not exist yet, and --wait-cgroup needs a plain path "
+			 "(no '.', '..' or '//') to wait for",
+			 options_shown(arg, (size_t)-1));
+		return -EINVAL;
+	}
+	snprintf(t->rel, sizeof(t->rel), "%s%s", rel[0] == '/' ? "" : "/", rel);
+	len = strlen(t->rel);
+	while (len > 1 && t->rel[len - 1] == '/')
+		t->rel[--len] = '\0';
+	t->id = 0;
+	t->level = 0;
+	for (const char *p = t->rel; *p; p++)
+		t->level += *p == '/' && p[1];
+	return 0;
+}
+
 int target_pid(pid_t pid, pid_t *tgid)
 {
 	char path[64], line[256];
@@ -208,12 +237,25 @@ static int resolve_cgroups(const struct options *o, const char *mount, struct ta
 		fprintf(stderr, "tdtrace: -c needs cgroup v2, and none is mounted\n");
 		return -ENOENT;
 	}
+	t->wait = o->wait_cgroup;
 	for (int i = 0; i < o->nr_cgroups; i++) {
-		if (target_cgroup(mount, o->cgroups[i], &t->cgroups[i], err, sizeof(err))) {
+		int e = target_cgroup(mount, o->cgroups[i], &t->cgroups[i], err, sizeof(err));
+
+		/* --wait-cgroup: one not there yet is traced once created. */
+		if (e == -ENOENT && t->wait)
+			e = target_cgroup_later(mount, o->cgroups[i], &t->cgroups[i], err,
+						sizeof(err));
+		if (e) {
 			fprintf(stderr, "tdtrace: %s\n", err);
 			return -ENOENT;
 		}
 		t->roots[i] = t->cgroups[i].rel;
+		if (!t->cgroups[i].id) {
+			t->removed[i] = true;
+			t->nr_removed++;
+			fprintf(stderr, "tdtrace: waiting for cgroup %s to be created\n",
+				options_shown(t->cgroups[i].rel, (size_t)-1));
+		}
 	}
 	t->nr_cgroups = o->nr_cgroups;
 	snprintf(t->mount, sizeof(t->mount), "%s", mount);
@@ -269,22 +311,37 @@ int targets_release_command(const struct options *o, struct targets *t)
 bool targets_cgroups_gone(struct targets *t)
 {
 	for (int i = 0; i < t->nr_cgroups; i++) {
+		struct cgroup_target *c = &t->cgroups[i];
 		char path[PATH_MAX * 2];
 		struct stat st;
+		bool there;
 
-		if (t->removed[i])
-			continue;
-		snprintf(path, sizeof(path), "%s%s", t->mount,
-			 strcmp(t->cgroups[i].rel, "/") ? t->cgroups[i].rel : "");
+		snprintf(path, sizeof(path), "%s%s", t->mount, strcmp(c->rel, "/") ? c->rel : "");
+		there = !stat(path, &st) && S_ISDIR(st.st_mode);
 		/* v2 ids are never reused: another directory at the path is another cgroup. */
-		if (!stat(path, &st) && st.st_ino == t->cgroups[i].id)
+		if (!t->removed[i] && there && st.st_ino == c->id)
+			continue;
+		if (t->removed[i] && t->wait && there) {
+			c->id = st.st_ino;
+			t->removed[i] = false;
+			t->nr_removed--;
+			t->changed = true;
+			fprintf(stderr, "tdtrace: cgroup %s was created: traced from now\n",
+				options_shown(c->rel, (size_t)-1));
+			continue;
+		}
+		if (t->removed[i])
 			continue;
 		t->removed[i] = true;
 		t->nr_removed++;
-		fprintf(stderr, "tdtrace: cgroup %s was removed: nothing more to trace there\n",
-			options_shown(t->cgroups[i].rel, (size_t)-1));
+		if (t->wait) {
+			c->id = 0;
+			t->changed = true;
+		}
+		fprintf(stderr, "tdtrace: cgroup %s was removed: %s\n", options_shown(c->rel, (size_t)-1),
+			t->wait ? "waiting for it to be created again" : "nothing more to trace there");
 	}
-	return t->nr_cgroups && t->nr_removed == t->nr_cgroups;
+	return !t->wait && t->nr_cgroups && t->nr_removed == t->nr_cgroups;
 }
 
 bool targets_all_exited(const struct targets *t)

@@ -25,6 +25,13 @@ struct cgroup_target {
 int target_cgroup(const char *mount, const char *arg, struct cgroup_target *t, char *err,
 		  size_t errlen);
 
+/*
+ * --wait-cgroup: @arg does not exist yet. Its path under @mount (plain:
+ * no '.', '..' or '//'), its level, and id 0 until it is created.
+ */
+int target_cgroup_later(const char *mount, const char *arg, struct cgroup_target *t, char *err,
+			size_t errlen);
+
 /* The tgid of @pid (a thread id names its process). -ESRCH if there is none. */
 int target_pid(pid_t pid, pid_t *tgid);
 
@@ -51,8 +58,10 @@ struct options;
 struct targets {
 	struct cgroup_target cgroups[TD_MAX_CGROUP_FILTERS]; /* -c */
 	const char *roots[TD_MAX_CGROUP_FILTERS];	     /* their paths, for cgroup rows */
-	bool removed[TD_MAX_CGROUP_FILTERS]; /* gone while tdtrace ran */
+	bool removed[TD_MAX_CGROUP_FILTERS]; /* gone while tdtrace ran (or, waiting, not yet there) */
 	int nr_cgroups, nr_removed;
+	bool wait;    /* --wait-cgroup: a -c path is traced whenever a cgroup is there */
+	bool changed; /* with wait: an id changed since the tracer last took them */
 	char mount[PATH_MAX]; /* the cgroup v2 mount the paths are under */
 	pid_t tgids[TD_MAX_PIDS]; /* -p, each a process (a thread id names its process) */
 	int pidfds[TD_MAX_PIDS];  /* readable once that very process exits, PID reuse or not */
@@ -82,7 +91,9 @@ int targets_release_command(const struct options *o, struct targets *t);
 
 /*
  * Look for -c cgroups removed since the last call (said once each on
- * stderr). True once every -c cgroup is gone (false without -c).
+ * stderr). True once every -c cgroup is gone (false without -c). With
+ * --wait-cgroup never true: a removed one gets id 0, one created at its
+ * path its new id, each said once, and t->changed tells the caller.
  */
 bool targets_cgroups_gone(struct targets *t);
 

@@ -144,8 +144,8 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	skel->rodata->track_times = !p->pmus[0].counters.software;
 	skel->rodata->filter_pids = t->filter_pids;
 	for (int i = 0; i < t->nr_cgroups; i++) {
-		skel->rodata->cgroup_filter_id[i] = t->cgroups[i].id;
-		skel->rodata->cgroup_filter_level[i] = t->cgroups[i].level;
+		skel->bss->cgroup_filter_id[i] = t->cgroups[i].id;
+		skel->bss->cgroup_filter_level[i] = t->cgroups[i].level;
 	}
 	skel->rodata->nr_cgroup_filters = t->nr_cgroups;
 	tr->on_cgroup_switch = o->per_cgroup && !t->filtered && open_cgroup_switches(tr);
@@ -472,6 +472,19 @@ void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
 		if (online[cpu] && !tr->cpus[cpu] && tr->pmu_of[cpu] != -2)
 			came_online(tr, p, cpu);
 	}
+}
+
+void tracer_retarget(struct tracer *tr, struct targets *t)
+{
+	if (!t->changed)
+		return;
+	for (int i = 0; i < t->nr_cgroups; i++) {
+		tr->skel->bss->cgroup_filter_id[i] = t->cgroups[i].id;
+		tr->skel->bss->cgroup_filter_level[i] = t->cgroups[i].level;
+	}
+	/* After the ids: every CPU's cached answers are stale from here. */
+	__atomic_add_fetch(&tr->skel->bss->filter_gen, 1, __ATOMIC_SEQ_CST);
+	t->changed = false;
 }
 
 int tracer_collect(struct tracer *tr, struct tally *tl)

@@ -75,6 +75,12 @@ int tracer_collect(struct tracer *tr, struct tally *tl);
 void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
 		    const bool *changed);
 
+/*
+ * --wait-cgroup: a -c cgroup created or removed (t->changed): the program
+ * filters by the new ids from now on.
+ */
+void tracer_retarget(struct tracer *tr, struct targets *t);
+
 /* Stop charging; the counters stay open for a last tracer_collect(). */
 void tracer_detach(struct tracer *tr);
 
