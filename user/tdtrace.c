@@ -55,18 +55,25 @@ static void setup_process(const struct options *o)
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
-/* What measured a report: its index, when it ends, how long it covers, on how many CPUs. */
+/*
+ * What measured a report: its index, when it ends, how long it covers, on
+ * how many CPUs, and with --self-stats the switch program's own cost.
+ */
 static struct report measured(unsigned int interval, double elapsed, double duration,
-			      const struct tracer *tr)
+			      const struct tracer *tr, const struct options *o)
 {
 	struct timespec ts;
+	struct report r;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (struct report){ .interval = interval,
-				.timestamp = ts.tv_sec + ts.tv_nsec / 1e9,
-				.elapsed_s = elapsed,
-				.duration_s = duration,
-				.nr_cpus = tracer_nr_cpus(tr) };
+	r = (struct report){ .interval = interval,
+			     .timestamp = ts.tv_sec + ts.tv_nsec / 1e9,
+			     .elapsed_s = elapsed,
+			     .duration_s = duration,
+			     .nr_cpus = tracer_nr_cpus(tr) };
+	if (o->self_stats)
+		tracer_self_cost(tr, &r.self_runs, &r.self_ns);
+	return r;
 }
 
 /* --listen: bound now, before counting, so that a port in use fails early. */
@@ -81,6 +88,22 @@ static int start_exporter(const struct options *o, struct exporter **ex)
 		return -1;
 	}
 	return 0;
+}
+
+/* Stop the programs, charge the slices still running, read once more, print the whole run. */
+static int summary(const struct options *o, struct tracer *tr, struct tally *tl,
+		   struct renderer *rd, unsigned int printed)
+{
+	struct report rep;
+	int err;
+
+	tracer_detach(tr);
+	if (tracer_collect(tr, tl))
+		return -1;
+	rep = measured(printed, ticker_elapsed(&tk), ticker_elapsed(&tk), tr, o);
+	rep.summary = true;
+	err = render(rd, &rep, &tl->total);
+	return err && err != -EPIPE ? err : 0;
 }
 
 int main(int argc, char **argv)
@@ -118,12 +141,8 @@ int main(int argc, char **argv)
 	if (machine_discover(&o, &m))
 		goto cleanup;
 	err = plan_models(&o, m.cpu, m.online, &p, o.probe ? NULL : stderr);
-	if (o.probe) {
-		ret = probe_print(stdout, m.cpu, &p, err, &o);
-		goto cleanup;
-	}
-	if (err) {
-		ret = EXIT_USAGE;
+	if (o.probe || err) {
+		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
 	}
 	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)) ||
@@ -154,12 +173,10 @@ int main(int argc, char **argv)
 			continue;
 		if (tracer_collect(&tr, &tl))
 			goto cleanup;
-		rep = measured(++printed, 0, 0, &tr);
+		rep = measured(++printed, 0, 0, &tr, &o);
 		rep.duration_s = ticker_read(&tk, &rep.elapsed_s, &done);
-		if (o.self_stats)
-			tracer_self_cost(&tr, &rep.self_runs, &rep.self_ns);
 		err = render(&rd, &rep, &tl.delta);
-		if (!err)
+		if (!err) /* --listen: the run so far */
 			err = render_metrics(&rd, &rep, &tl.total);
 		if (err) {
 			ret = err == -EPIPE ? EXIT_OK : EXIT_FAIL; /* `tdtrace | head` is fine */
@@ -170,16 +187,8 @@ int main(int argc, char **argv)
 	}
 	ticker_reap(&tk, &t);
 
-	/* summary: stop the programs, charge the running slices, read once more */
-	tracer_detach(&tr);
-	if (tracer_collect(&tr, &tl))
-		goto cleanup;
-	rep = measured(printed, ticker_elapsed(&tk), ticker_elapsed(&tk), &tr);
-	rep.summary = true;
-	if (o.self_stats)
-		tracer_self_cost(&tr, &rep.self_runs, &rep.self_ns);
-	err = render(&rd, &rep, &tl.total);
-	if (err && err != -EPIPE)
+	/* summary: the whole run */
+	if (summary(&o, &tr, &tl, &rd, printed))
 		goto cleanup;
 	ret = o.command ? tk.command_status : EXIT_OK;
 	finished = true;
