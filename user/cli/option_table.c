@@ -161,6 +161,41 @@ static int parse_listen_grace(struct options *o, const char *arg)
 	return parse_uint(arg, 1, 86400 * 7, &o->listen_grace_s);
 }
 
+static int parse_format(struct options *o, const char *arg)
+{
+	static const char *const names[] = {
+		[FORMAT_TABLE] = "table",	    [FORMAT_JSON] = "json",
+		[FORMAT_PERF_JSON] = "perf-json",   [FORMAT_PERF_CSV] = "perf-csv",
+		[FORMAT_TOPLEV_CSV] = "toplev-csv",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(arg, names[i]))
+			continue;
+		o->format = i;
+		o->json = i == FORMAT_JSON;
+		if (i == FORMAT_PERF_CSV && !o->csv_sep)
+			o->csv_sep = ",";
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int parse_csv_sep(struct options *o, const char *arg)
+{
+	/* perf takes any string; a newline or a digit would make the columns unreadable. */
+	if (!*arg || strpbrk(arg, "\n0123456789.-"))
+		return -EINVAL;
+	o->csv_sep = arg;
+	o->format = FORMAT_PERF_CSV;
+	return 0;
+}
+
+static int parse_toplev_dir(struct options *o, const char *arg)
+{
+	return parse_name(arg, &o->toplev_dir);
+}
+
 static int parse_test_members(struct options *o, const char *arg)
 {
 	o->test_members = arg;
@@ -176,7 +211,13 @@ static int parse_test_members(struct options *o, const char *arg)
 		o->field = true;                                                                   \
 		return 0;                                                                          \
 	}
-FLAG(json)
+static int set_json(struct options *o, const char *arg)
+{
+	(void)arg;
+	o->json = true;
+	o->format = FORMAT_JSON;
+	return 0;
+}
 FLAG(software)
 FLAG(per_thread)
 FLAG(no_children)
@@ -226,6 +267,25 @@ const struct option_row option_rows[] = {
 	  .letter = 'j',
 	  .parse = set_json,
 	  .help = "JSON lines, every entity every interval" },
+	{ .name = "format",
+	  .arg = "FMT",
+	  .parse = parse_format,
+	  .help = "table (default), json (as -j), perf-json (perf stat -j's lines), perf-csv "
+		  "(perf stat -x's columns) or toplev-csv (pmu-tools' toplev CSV, for its "
+		  "plotting scripts)",
+	  .expected = "table, json, perf-json, perf-csv or toplev-csv" },
+	{ .name = "field-separator",
+	  .letter = 'x',
+	  .arg = "SEP",
+	  .parse = parse_csv_sep,
+	  .help = "perf's CSV with SEP between fields, as perf stat -x SEP",
+	  .expected = "a separator without digits, '.', '-' or a newline" },
+	{ .name = "toplev-dir",
+	  .arg = "DIR",
+	  .parse = parse_toplev_dir,
+	  .help = "with --format=toplev-csv: a CSV per top cgroup and process in DIR "
+		  "(toplev's --split-output), appended at each interval",
+	  .expected = "a directory" },
 	{ .name = "output",
 	  .letter = 'o',
 	  .arg = "FILE",
@@ -261,7 +321,9 @@ const struct option_row option_rows[] = {
 	  .help = "only these processes, all their threads, and the processes they start "
 		  "after tdtrace does",
 	  .expected = "process ids > 0, separated by commas (at most 1024)" },
-	{ .name = "wait-cgroup", .group = GROUP_TARGETS, .parse = set_wait_cgroup,
+	{ .name = "wait-cgroup",
+	  .group = GROUP_TARGETS,
+	  .parse = set_wait_cgroup,
 	  .help = "with -c: a cgroup not there yet, or removed during the run, is waited for "
 		  "and traced when created at that path (within an interval); the run then "
 		  "does not end when it is gone" },

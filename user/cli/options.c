@@ -93,6 +93,15 @@ static bool consistent(const struct options *o, FILE *err)
 		fprintf(err, "tdtrace: --depth and --containers conflict: choose one\n");
 		return false;
 	}
+	if (o->format == FORMAT_TOPLEV_CSV && o->software) {
+		fprintf(err,
+			"tdtrace: --format=toplev-csv needs TopDown counters, not --software\n");
+		return false;
+	}
+	if (o->toplev_dir && o->format != FORMAT_TOPLEV_CSV) {
+		fprintf(err, "tdtrace: --toplev-dir needs --format=toplev-csv\n");
+		return false;
+	}
 	if (o->wait_cgroup && !o->nr_cgroups) {
 		fprintf(err, "tdtrace: --wait-cgroup needs -c\n");
 		return false;

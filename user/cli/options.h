@@ -19,12 +19,24 @@
 #define EXIT_CANNOT_RUN 126 /* COMMAND was found but could not be executed */
 #define EXIT_NOT_FOUND	127 /* COMMAND was not found */
 
+/* --format */
+enum output_format {
+	FORMAT_TABLE,
+	FORMAT_JSON,	   /* -j: tdtrace's JSON lines */
+	FORMAT_PERF_JSON,  /* perf stat -j's lines */
+	FORMAT_PERF_CSV,   /* perf stat -x SEP's columns */
+	FORMAT_TOPLEV_CSV, /* toplev -x, -o's CSV */
+};
+
 struct options {
-	unsigned int interval_ms; /* -I */
-	double duration_s;	  /* -d; 0 = until SIGINT/SIGTERM */
-	unsigned int top;	  /* --top rows per table */
-	bool json;
-	const char *output; /* -o FILE; NULL: stdout */
+	unsigned int interval_ms;  /* -I */
+	double duration_s;	   /* -d; 0 = until SIGINT/SIGTERM */
+	unsigned int top;	   /* --top rows per table */
+	bool json;		   /* --format=json (-j) */
+	enum output_format format; /* --format, -j, -x */
+	const char *csv_sep;	   /* -x SEP, "," for --format=perf-csv */
+	const char *toplev_dir;	   /* --toplev-dir: a toplev CSV per entity there */
+	const char *output;	   /* -o FILE; NULL: stdout */
 	bool software;
 	bool per_thread;
 	bool probe;
@@ -39,7 +51,7 @@ struct options {
 	/* targets: -c and -p together mean the intersection */
 	const char *cgroups[TD_MAX_CGROUP_FILTERS]; /* -c, as given */
 	int nr_cgroups;
-	bool wait_cgroup; /* --wait-cgroup: trace -c paths whenever a cgroup is there */
+	bool wait_cgroup;	 /* --wait-cgroup: trace -c paths whenever a cgroup is there */
 	pid_t pids[TD_MAX_PIDS]; /* -p */
 	int nr_pids;
 	bool no_children; /* -p/COMMAND: don't follow new processes */

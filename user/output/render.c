@@ -7,6 +7,8 @@
 #include <time.h>
 #include "host/cgroupfs.h"
 #include "output/json.h"
+#include "output/perf_format.h"
+#include "output/toplev_csv.h"
 #include "output/render.h"
 #include "output/table.h"
 
@@ -29,7 +31,10 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 	rd->names = names;
 	rd->targets = t;
 	rd->nr_pmus = p->nr_pmus;
-	rd->print = !o->listen || o->json || o->table || o->output;
+	rd->print = !o->listen || o->json || o->table || o->output || o->format != FORMAT_TABLE;
+	rd->format = o->format;
+	rd->csv_sep = o->csv_sep;
+	rd->toplev_dir = o->toplev_dir;
 	rd->sink = sink;
 	exposition_init(&rd->exposition, o->listen_grace_s, o->listen_processes, o->self_stats);
 	rd->times = !p->pmus[0].counters.software;
@@ -77,11 +82,28 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 		cgroup_names_cover(rd->names, &rd->view);
 		err = report_build(r, &rd->view, rd->names);
 	}
-	if (!err) {
-		if (rd->json)
-			output_json(rd->out->f, r);
-		else
-			output_table(rd->out->f, r, rd->top);
+	switch (err ? -1 : (int)rd->format) {
+	case FORMAT_TABLE:
+		output_table(rd->out->f, r, rd->top);
+		break;
+	case FORMAT_JSON:
+		output_json(rd->out->f, r);
+		break;
+	case FORMAT_PERF_JSON:
+		output_perf_json(rd->out->f, r);
+		break;
+	case FORMAT_PERF_CSV:
+		output_perf_csv(rd->out->f, r, rd->csv_sep);
+		break;
+	case FORMAT_TOPLEV_CSV:
+		output_toplev_csv(rd->out->f, r, !rd->toplev_header);
+		rd->toplev_header = true;
+		if (rd->toplev_dir)
+			err = output_toplev_dir(rd->toplev_dir, r, rd->top);
+		if (err)
+			fprintf(stderr, "tdtrace: failed to write under %s: %s\n", rd->toplev_dir,
+				strerror(-err));
+		break;
 	}
 	report_free(r);
 	return err;

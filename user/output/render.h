@@ -43,6 +43,10 @@ struct renderer {
 	const struct targets *targets; /* -c cgroups that went away are said in each report */
 	struct snapshot view;	       /* reused from one report to the next */
 	bool print;		       /* tables or JSON lines (not with --listen alone) */
+	enum output_format format;
+	const char *csv_sep;	/* perf-csv */
+	const char *toplev_dir; /* toplev-csv: a file per entity there */
+	bool toplev_header;	/* toplev-csv on the output: the header is written */
 
 	/* --listen: the whole run so far as metrics, published at each interval */
 	struct metrics_sink sink;

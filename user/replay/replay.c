@@ -11,11 +11,13 @@
 #include "cli/options.h"
 #include "model/decode.h"
 #include "model/models.h"
+#include "output/toplev_csv.h"
 #include "replay/replay.h"
 
 struct replay {
 	FILE *out, *err;
 	bool json;
+	bool toplev; /* --format=toplev-csv: the system lines' nodes, for toplev's plots */
 	const char *file;
 	long line;
 	long last_interval; /* table: a heading when the interval changes */
@@ -150,6 +152,12 @@ static int replay_line(struct replay *r, json_t *o)
 		return -EINVAL;
 	}
 	td_decode(&d, &c, &met);
+	if (r->toplev) {
+		if (!strcmp(type, "system"))
+			toplev_nodes(r->out, json_number_value(json_object_get(o, "elapsed_s")), &c,
+				     &met);
+		return 0;
+	}
 	if (r->json) {
 		json_object_set_new(o, "slots", json_real(met.slots));
 		for (int i = 0; i < m->nr_metrics; i++) {
@@ -196,12 +204,15 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
 			r.json = true;
+		else if (!strcmp(argv[i], "--format=toplev-csv"))
+			r.toplev = true;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs("Usage: tdtrace report [--json] [FILE]\n"
+			fputs("Usage: tdtrace report [--json | --format=toplev-csv] [FILE]\n"
 			      "Decode JSON lines recorded by tdtrace --json (FILE, or stdin) "
 			      "again\n"
 			      "with this build's model formulas; print tables, or with --json the\n"
-			      "lines with their metrics recomputed.\n",
+			      "lines with their metrics recomputed, or the machine's nodes as\n"
+			      "toplev's CSV (--format=toplev-csv) for pmu-tools' plots.\n",
 			      out);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
@@ -219,6 +230,8 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 			return EXIT_FAIL;
 		}
 	}
+	if (r.toplev)
+		toplev_header(out);
 	while (getline(&buf, &size, in) > 0) {
 		json_error_t jerr;
 		json_t *o;
