@@ -123,7 +123,7 @@ static const struct bad_input rows[] = {
 	{ { "--btf", "" }, .code = 2, .says = "--btf" },
 	{ { "--btf", "a", "--btf=b" }, .code = 2, .says = "--btf given twice" },
 	{ { "--bogus" }, .code = 2, .says = "--bogus" },
-	{ { "-x" }, .code = 2, .says = "-x" },
+	{ { "-y" }, .code = 2, .says = "-y" },
 	{ { "--json=1" }, .code = 2, .says = "--json" },
 	{ { "--software", "extra" }, .code = 2, .says = "extra" },
 	{ { "-t", "--per-cgroup" }, .code = 2, .says = "--per-cgroup" },

@@ -412,10 +412,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "--output=" }, "--output" },
 	{ { "--sysfs-root", "" }, "--sysfs-root" },
 	{ { "--bogus" }, "--bogus" },
-	{ { "-x" }, "-x" },
-	{ { "-jx" }, "-x" },
+	{ { "-y" }, "-y" },
+	{ { "-jy" }, "-y" },
 	/* an unknown letter before the end of its word, after a long option (fuzz_options) */
-	{ { "--json", "-xj" }, "'-x'" },
+	{ { "--json", "-yj" }, "'-y'" },
 	{ { "--json", "-1e308d", "90" }, "'-1'" },
 	{ { "-I" }, "-I" },
 	{ { "--interval" }, "--interval" },
@@ -622,10 +622,10 @@ static void test_parse_twice(void **state)
 	parsed_free(&p);
 }
 
-/* After an error in the middle of "-xj", the next parse must not see the 'j'. */
+/* After an error in the middle of "-yj", the next parse must not see the 'j'. */
 static void test_parse_twice_after_error(void **state)
 {
-	char *first[] = { "tdtrace", "-xj", NULL };
+	char *first[] = { "tdtrace", "-yj", NULL };
 	struct parsed p;
 
 	(void)state;
