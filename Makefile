@@ -153,7 +153,7 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot, make
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
 # counts them as binaries.
-TOOL_TESTS := tests/tools/test_plot.sh tests/hw/test_hwcheck.sh
+TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_unit.sh tests/hw/test_hwcheck.sh
 
 test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
 	tests/run.sh $(TOOL_TESTS)
@@ -242,7 +242,7 @@ datadir ?= $(prefix)/share/tdtrace
 INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
-	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace.service \
+	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace-exporter.service \
 	$(datadir)/tdtrace.rules.yml
 
 install: all
@@ -251,7 +251,7 @@ install: all
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.8 $(DESTDIR)$(man8dir)/tdtrace.8
 	$(INSTALL) -D -m 0644 tools/tdtrace-plot.1 $(DESTDIR)$(man1dir)/tdtrace-plot.1
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
-	$(INSTALL) -D -m 0644 systemd/tdtrace.service $(DESTDIR)$(unitdir)/tdtrace.service
+	$(INSTALL) -D -m 0644 systemd/tdtrace-exporter.service $(DESTDIR)$(unitdir)/tdtrace-exporter.service
 	$(INSTALL) -D -m 0644 prometheus/tdtrace.rules.yml $(DESTDIR)$(datadir)/tdtrace.rules.yml
 
 # Only the files install wrote; the directories may hold others' files.

@@ -218,20 +218,47 @@ static void test_scrapes(void **state)
 	free(err);
 }
 
-/* A real Prometheus scrapes it, and its query API returns the series. */
+/* Ask Prometheus at @prom_addr for @query; the first sample's value, or NAN. */
+static double prom_query(const char *prom_addr, const char *query)
+{
+	char cmd[1024], *body, *v;
+	double value = NAN;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "curl -s -m 2 -G 'http://%s/api/v1/query' --data-urlencode '%s'",
+		 prom_addr, query);
+	body = sh(cmd, &status);
+	v = strstr(body, "\"value\":[");
+	if (v && (v = strchr(v, ',')) && v[1] == '"')
+		value = strtod(v + 2, NULL);
+	free(body);
+	return value;
+}
+
+/*
+ * A real Prometheus scrapes it every second; a busy loop runs 2 s of CPU
+ * in a cgroup of its own; then the series Prometheus holds for that cgroup
+ * agrees with the cgroup's cpu.stat within 2%.
+ */
 static void test_prometheus_scrapes(void **state)
 {
-	char listen[32], cfg[256], cmd[1024], prom_addr[32];
-	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
+	char listen[32], cfg[256], prom_addr[32], cg[PATH_MAX], query[512];
+	const char *args[] = { "--software", "--listen", listen, "-I", "100", NULL };
 	char *prom_argv[8], flag_cfg[300], flag_data[300], flag_web[64];
-	int status, port = free_port(), prom_port = free_port(), code;
+	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", "2.0", NULL };
+	int port = free_port(), prom_port = free_port(), code;
+	uint64_t usage0 = 0, usage1 = 0;
+	const char *rel;
+	double got = NAN;
 	long long end;
-	char *body = NULL;
 	FILE *f;
 
 	itest_require_root();
 	if (access("/usr/bin/prometheus", X_OK) || !have("curl"))
 		itest_skip("prometheus or curl is not installed (Debian: prometheus, curl)");
+	if (itest_cgroup_make("tdtrace-prom", cg, sizeof(cg)))
+		itest_skip("no cgroup v2 to make a test cgroup in");
+	rel = strrchr(cg, '/');
 	assert_non_null(mkdtemp(tmpdir));
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
 	snprintf(cfg, sizeof(cfg), "%s/prometheus.yml", tmpdir);
@@ -262,25 +289,116 @@ static void test_prometheus_scrapes(void **state)
 	prom_argv[3] = flag_web;
 	prom_argv[4] = NULL;
 	assert_int_equal(itest_spawn(&prom, prom_argv, 0), 0);
+
+	/* The busy loop, in its cgroup, from a known cpu.stat. */
+	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
+	assert_int_equal(itest_cgroup_move(cg, load.pid), 0);
+	assert_int_equal(itest_cgroup_usage_usec(cg, &usage0), 0);
+	assert_int_equal(write(load.in_pipe, "g", 1), 1);
+	if (itest_wait_nowait(&load, 20000))
+		fail_msg("spin did not end");
+	assert_int_equal(itest_cgroup_usage_usec(cg, &usage1), 0);
+	snprintf(query, sizeof(query), "query=tdtrace_cpu_seconds_total{cgroup=\"%s\"}", rel);
+	/* Flat from now: wait until Prometheus's latest sample holds all of it. */
 	end = itest_now_ms() + PROM_MS;
 	for (;;) {
-		snprintf(cmd, sizeof(cmd),
-			 "curl -s -m 2 'http://%s/api/v1/query?query=tdtrace_cpu_seconds_total'",
-			 prom_addr);
-		free(body);
-		body = sh(cmd, &status);
-		if (strstr(body, "\"result\":[{"))
+		got = prom_query(prom_addr, query);
+		if (!isnan(got) &&
+		    fabs(got - (usage1 - usage0) / 1e6) <= 0.02 * (usage1 - usage0) / 1e6)
 			break;
 		if (itest_now_ms() > end)
-			fail_msg(
-				"Prometheus did not return tdtrace_cpu_seconds_total within %d ms: "
-				"%s",
-				PROM_MS, body);
+			fail_msg("Prometheus has %s = %.6f s; the cgroup's cpu.stat says %.6f s "
+				 "(not within 2%% after %d ms)",
+				 query + 6, got, (usage1 - usage0) / 1e6, PROM_MS);
 		itest_sleep_ms(500);
 	}
-	print_message("Prometheus: %.200s\n", body);
-	assert_non_null(strstr(body, "\"job\":\"tdtrace\""));
-	free(body);
+	print_message("Prometheus: %s %.6f s, cpu.stat %.6f s (%+.2f%%)\n", rel, got,
+		      (usage1 - usage0) / 1e6,
+		      100 * (got - (usage1 - usage0) / 1e6) / ((usage1 - usage0) / 1e6));
+	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
+	assert_int_equal(code, 0);
+	assert_int_equal(itest_cgroup_remove(cg), 0);
+}
+
+/* Bytes to 127.0.0.1:@port, then what comes back within @wait_ms ("" if nothing). */
+static char *raw_request(int port, const char *bytes, size_t len, int wait_ms)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct timeval tv = { .tv_sec = wait_ms / 1000, .tv_usec = wait_ms % 1000 * 1000 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	char *reply = calloc(1, 4096);
+	ssize_t n, got = 0;
+
+	assert_non_null(reply);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (len)
+		n = send(fd, bytes, len, MSG_NOSIGNAL);
+	while ((n = recv(fd, reply + got, 4095 - got, 0)) > 0)
+		got += n;
+	close(fd);
+	return reply;
+}
+
+/*
+ * Hostile clients: garbage, a request far over the size bound, and one
+ * that never finishes its request. Each gets an error or is dropped, and
+ * collection goes on meanwhile (intervals keep coming on stdout).
+ */
+static void test_hostile_clients(void **state)
+{
+	char listen[32], *big, *reply, *out;
+	const char *args[] = { "--software", "--json", "--listen", listen, "-I", "100", NULL };
+	int port = free_port(), code, before, after;
+	size_t n = 64 << 10;
+
+	itest_require_root();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	code = itest_tdtrace_start(&td, 0, START_MS, args);
+	if (code == -ECHILD) {
+		char skip[512], error[512];
+
+		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	assert_int_equal(code, 0);
+	out = itest_stdout(&td);
+	before = itest_count_lines(out);
+	free(out);
+
+	reply = raw_request(port, "GARBAGE\r\n\r\n", 11, 3000);
+	print_message("garbage: '%.40s'\n", reply);
+	/* An error status, or the connection closed: never served. */
+	assert_true(!*reply || strstr(reply, "HTTP/1.1 400"));
+	free(reply);
+
+	big = malloc(n + 64);
+	assert_non_null(big);
+	memcpy(big, "GET /metrics HTTP/1.1\r\nX-Big: ", 31);
+	memset(big + 31, 'a', n);
+	memcpy(big + 31 + n, "\r\n\r\n", 4);
+	reply = raw_request(port, big, n + 35, 3000);
+	print_message("oversize: %.40s\n", reply);
+	assert_true(!*reply || strstr(reply, "HTTP/1.1 431") || strstr(reply, "HTTP/1.1 413") ||
+		    strstr(reply, "HTTP/1.1 400"));
+	assert_null(strstr(reply, "HTTP/1.1 200"));
+	free(reply);
+	free(big);
+
+	/* Half a request, then nothing: dropped after the server's timeout (10 s), not served. */
+	reply = raw_request(port, "GET /metrics HTTP/1.1\r\nHost:", 29, 12000);
+	assert_null(strstr(reply, "HTTP/1.1 200"));
+	free(reply);
+
+	out = itest_stdout(&td);
+	after = itest_count_lines(out);
+	free(out);
+	print_message("JSON lines before the hostile clients %d, after %d\n", before, after);
+	if (after <= before + 20)
+		fail_msg("collection stalled while the hostile clients were served");
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	assert_int_equal(code, 0);
 }
@@ -320,6 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_scrapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_scrapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_in_use, setup, teardown),
 	};
 

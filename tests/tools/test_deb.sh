@@ -105,7 +105,7 @@ fi
 root=$work/root
 mkdir "$root" && dpkg -x "$deb" "$root"
 want="./usr/bin/tdtrace-plot
-./usr/lib/systemd/system/tdtrace.service
+./usr/lib/systemd/system/tdtrace-exporter.service
 ./usr/sbin/tdtrace
 ./usr/share/bash-completion/completions/tdtrace
 ./usr/share/doc/tdtrace/changelog.gz
