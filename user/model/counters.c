@@ -12,7 +12,6 @@
 #define TD_READ_FORMAT                                                                             \
 	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_GROUP)
 
-
 /* Append "@what: @why" to set->left_out, "; " between. */
 static void left_out(struct counter_set *set, const char *what, const char *why)
 {
@@ -71,7 +70,9 @@ static void fit(const struct pmu_model *m, int budget, bool *want, struct counte
 				continue;
 			want[i] = false;
 			used--;
-			left_out(set, e->name, "the NMI watchdog holds a counter");
+			left_out(set, e->name,
+				 "the NMI watchdog holds a counter (sysctl kernel.nmi_watchdog=0 "
+				 "frees it)");
 		}
 	}
 }
