@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 	if (machine_discover(&o, &m))
 		goto cleanup;
 	err = plan_models(&o, m.cpu, m.online, &p, o.probe ? NULL : stderr);
+	plan_map_size(&o, &m.size, &p);
 	if (o.probe || err) {
 		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		/* Memory stays bounded however many tasks come and go. */
-		entries_fold_exited(&tl.total, o.max_tasks);
+		entries_fold_exited(&tl.total, p.max_entries);
 	}
 	ticker_reap(&tk, &t);
 

@@ -289,6 +289,40 @@ static void test_models_unknown_cpu(void **state)
 	models_fx_free(fx);
 }
 
+/*
+ * The entry map's size: 4 per thread at start, at least 10240, at most 1%
+ * of memory (an entry is sizeof(td_key) + sizeof(td_val) + 64 bytes), or
+ * what the user gave.
+ */
+static void test_map_size(void **state)
+{
+	const unsigned long long entry = sizeof(struct td_key) + sizeof(struct td_val) + 64;
+	struct models_fx *fx = models_fx("AuthenticAMD", 0x1a, 0x2, 0,
+					 (char *[]){ "tdtrace", "--software", NULL });
+	struct machine_size sz = { .threads = 100, .mem_bytes = 64ULL << 30 };
+
+	(void)state;
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, 10240); /* 400 is under the floor */
+	assert_non_null(strstr(fx->p.map_note, "100 threads at start"));
+	sz.threads = 50000; /* 200000 fits in 1% of 64 GiB */
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, 200000);
+	sz.mem_bytes = 1ULL << 30; /* 1% of 1 GiB holds fewer */
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, (1ULL << 30) / 100 / entry);
+	sz.threads = 2000000; /* never past 4000000, whatever the memory */
+	sz.mem_bytes = 1ULL << 50;
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, 4000000);
+	fx->o.max_tasks = 777; /* given: taken as it is */
+	fx->o.max_tasks_given = true;
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, 777);
+	assert_string_equal(fx->p.map_note, "777 entries (--max-tasks)");
+	models_fx_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_models_software),
 		cmocka_unit_test(test_models_no_pmu),
 		cmocka_unit_test(test_models_unknown_cpu),
+		cmocka_unit_test(test_map_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

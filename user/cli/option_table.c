@@ -132,6 +132,7 @@ static int parse_depth(struct options *o, const char *arg)
 
 static int parse_max_tasks(struct options *o, const char *arg)
 {
+	o->max_tasks_given = true;
 	return parse_uint(arg, 16, 4000000, &o->max_tasks);
 }
 
@@ -394,7 +395,8 @@ const struct option_row option_rows[] = {
 	  .group = GROUP_SETUP,
 	  .parse = parse_max_tasks,
 	  .help = "map size in (task, cgroup) entries, and exited processes kept for the "
-		  "summary (default 10240)",
+		  "summary (default: 4 per thread running at start, at least 10240, at most "
+		  "1% of memory; --probe says how many)",
 	  .expected = "an entry count from 16 to 4000000" },
 	{ .name = "max-cgroups",
 	  .arg = "N",

@@ -46,6 +46,7 @@ struct options {
 	const char *btf_path;	  /* NULL: the kernel's /sys/kernel/btf/vmlinux */
 	const char *sysfs_root;	  /* "/" unless --sysfs-root (tests) */
 	unsigned int max_tasks;
+	bool max_tasks_given; /* else the plan sizes the map from the machine */
 	unsigned int max_cgroups;
 
 	/* targets: -c and -p together mean the intersection */

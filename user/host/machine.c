@@ -11,6 +11,46 @@
 #include "host/hotplug.h"
 #include "host/preflight.h"
 
+/* The first number after @key in the file @rel under @root, or 0. */
+static unsigned long long read_number(const char *root, const char *rel, const char *key)
+{
+	char path[4096], line[256];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = key ? strstr(line, key) : line;
+
+		if (p && sscanf(p + (key ? strlen(key) : 0), " %llu", &v) == 1)
+			break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* What sizes the entry map: threads now, pid_max, memory. Unknown ones are 0. */
+static void read_size(const char *root, struct machine_size *sz)
+{
+	char path[4096], buf[128];
+	unsigned long running, total;
+	FILE *f;
+
+	/* /proc/loadavg's fourth field: "running/total" scheduling entities. */
+	snprintf(path, sizeof(path), "%s/proc/loadavg", root);
+	f = fopen(path, "r");
+	if (f && fgets(buf, sizeof(buf), f) &&
+	    sscanf(buf, "%*s %*s %*s %lu/%lu", &running, &total) == 2)
+		sz->threads = total;
+	if (f)
+		fclose(f);
+	sz->pid_max = read_number(root, "proc/sys/kernel/pid_max", NULL);
+	sz->mem_bytes = read_number(root, "proc/meminfo", "MemTotal:") * 1024;
+}
+
 int machine_discover(const struct options *o, struct machine *m)
 {
 	int err;
@@ -31,6 +71,7 @@ int machine_discover(const struct options *o, struct machine *m)
 		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
 		return -ENOENT;
 	}
+	read_size(o->sysfs_root, &m->size);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "cli/options.h"
 #include "host/pmu.h"
+#include "model/plan.h"
 #include "model/cgroup_names.h"
 
 struct machine {
@@ -17,6 +18,7 @@ struct machine {
 	bool *online;	      /* [PMU_MAX_CPUS]: online CPUs */
 	bool *changed;	      /* [PMU_MAX_CPUS]: went online or offline since the last look */
 	int hotplug_fd;	      /* CPU hotplug uevents, or -1: the online list is read each time */
+	struct machine_size size; /* threads, pid_max and memory at start: the map's size */
 	char mount[PATH_MAX]; /* the cgroup v2 mount, "" if there is none */
 	struct cgroup_names names;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Plan: which counters, on which CPUs, in how large a map. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "model/models.h"
 #include "model/plan.h"
@@ -101,6 +102,36 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 				p->cpus[c] = true;
 			}
 	return 0;
+}
+
+/* A map entry in the kernel: key, value and the hash table's own share, about. */
+#define TD_ENTRY_BYTES (sizeof(struct td_key) + sizeof(struct td_val) + 64)
+#define TD_MIN_ENTRIES 10240
+#define TD_MAX_ENTRIES 4000000
+
+void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p)
+{
+	unsigned long long want, cap;
+
+	if (o->per_cgroup || o->max_tasks_given) {
+		p->max_entries = o->per_cgroup ? o->max_cgroups : o->max_tasks;
+		snprintf(p->map_note, sizeof(p->map_note), "%u entries (%s)", p->max_entries,
+			 o->per_cgroup ? "--max-cgroups" : "--max-tasks");
+		return;
+	}
+	want = 4ULL * sz->threads;
+	cap = sz->mem_bytes ? sz->mem_bytes / 100 / TD_ENTRY_BYTES : TD_MAX_ENTRIES;
+	if (want < TD_MIN_ENTRIES)
+		want = TD_MIN_ENTRIES;
+	if (want > cap)
+		want = cap > TD_MIN_ENTRIES ? cap : TD_MIN_ENTRIES;
+	if (want > TD_MAX_ENTRIES)
+		want = TD_MAX_ENTRIES;
+	p->max_entries = want;
+	snprintf(p->map_note, sizeof(p->map_note),
+		 "%u entries of %zu bytes (%lu threads at start, x4, at least %d, at most 1%% of "
+		 "memory)",
+		 p->max_entries, TD_ENTRY_BYTES, sz->threads, TD_MIN_ENTRIES);
 }
 
 /* BPF maps, programs, links and BTF, stdio, -o, the command's pipes: a generous bound. */

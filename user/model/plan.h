@@ -21,9 +21,17 @@ struct pmu_plan {
 	int nr_cpus;
 };
 
+/* What sizes the entry map: the machine at start (0: unknown). */
+struct machine_size {
+	unsigned long threads;	      /* tasks running now (/proc/loadavg) */
+	unsigned long pid_max;	      /* /proc/sys/kernel/pid_max */
+	unsigned long long mem_bytes; /* MemTotal */
+};
+
 struct plan {
 	bool cpus[PMU_MAX_CPUS];  /* where to open counters: CPUs of some planned PMU */
 	unsigned int max_entries; /* (task, cgroup) entries the BPF map holds */
+	char map_note[160];	  /* how max_entries was chosen, for --probe */
 
 	/* By core PMU (plan_models): hybrid machines have one per core type. */
 	struct pmu_plan pmus[PMU_MAX_CORE_PMUS];
@@ -45,6 +53,13 @@ struct plan {
  */
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
 		struct plan *p, FILE *err);
+
+/*
+ * The entry map's size without --max-tasks (or --max-cgroups): 4 entries
+ * per thread running at start (processes churn and move between cgroups),
+ * at least 10240, at most 1% of memory and 4000000; said in p->map_note.
+ */
+void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p);
 
 /*
  * File descriptors the run will hold: a counter per event per CPU, the

@@ -90,6 +90,7 @@ static int probe_text(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 	for (int i = 0; i < p->nr_notes; i++)
 		fprintf(f, "left out:   %s\n", p->notes[i]);
 
+	fprintf(f, "map:        %s\n", p->map_note);
 	err = check_btf(btf);
 	fprintf(f, "BTF:        %s: %s\n", btf, err ? strerror(-err) : "ok");
 	err = cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount));
