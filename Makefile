@@ -204,7 +204,8 @@ valgrind: $(UNIT_TESTS)
 FUZZ_SECONDS ?= 60
 FUZZ_OUTPUT := $(OUTPUT)/fuzz
 FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
-FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name model/container cli/options host/cgroupfs model/cgroup_names)
+FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
+	model/container cli/options cli/option_table cli/help cli/listen host/cgroupfs model/cgroup_names)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 

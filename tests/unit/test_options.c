@@ -739,6 +739,7 @@ static void test_help_from_table(void **state)
 		if (r->arg)
 			assert_non_null(r->expected);
 	}
+	free(help);
 }
 
 /* No two rows share a name or a letter: getopt would take the first. */

@@ -84,6 +84,12 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 	bool has_l2 = false;
 
 	memset(set, 0, sizeof(*set));
+	/* A row past the table's bounds is refused, never read past. */
+	if (m->nr_events > MODEL_MAX_EVENTS) {
+		snprintf(err, errlen, "%s on %s needs more than %d counters per CPU", m->name,
+			 pmu->name, MODEL_MAX_EVENTS);
+		return -ENODEV;
+	}
 	set->model = m;
 	for (int i = 0; i < m->nr_metrics; i++)
 		has_l2 |= m->metrics[i].level == 2;
