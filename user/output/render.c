@@ -51,7 +51,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			.per_cgroup = o->per_cgroup,
 			.cgroup_opts = &rd->rows,
 			/* A table shows --top rows: the rest need no sorting. */
-			.limit = o->json ? 0 : o->top,
+			.limit = o->format == FORMAT_TABLE ? o->top : 0,
 			.self_stats = o->self_stats,
 		};
 		rd->metrics_cfg[k] = rd->cfg[k];
