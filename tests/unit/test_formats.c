@@ -19,7 +19,9 @@
 #include "testlake.h"
 
 /* gcc 12 takes open_memstream's buffer, returned here, for a dangling local. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 
 static struct counter_set cs;
 static struct td_decoding dec;

@@ -19,7 +19,9 @@
 #include "output/prometheus.h"
 
 /* gcc 12 takes open_memstream's buffer, returned here, for a dangling local. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 
 static char *written(bool om, void (*fill)(struct metrics_text *))
 {
