@@ -48,6 +48,20 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* tdtrace started with @args and counting, or the test skipped with the reason it cannot run. */
+static void start(const char *const args[])
+{
+	char skip[512], error[512];
+	int code = itest_tdtrace_start(&td, 0, START_MS, args);
+
+	if (code == -ECHILD) {
+		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
+			itest_skip("%s", skip);
+		fail_msg("%s", error);
+	}
+	assert_int_equal(code, 0);
+}
+
 /* A loopback port free now (the kernel's choice for port 0). */
 static int free_port(void)
 {
@@ -113,15 +127,7 @@ static void test_scrapes(void **state)
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
 	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
 	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
-	code = itest_tdtrace_start(&td, 0, START_MS, args);
-	if (code == -ECHILD) {
-		char skip[512], error[512];
-
-		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
-			itest_skip("%s", skip);
-		fail_msg("%s", error);
-	}
-	assert_int_equal(code, 0);
+	start(args);
 	assert_int_equal(itest_schedstat_ns(load.pid, &base_ns), 0);
 	assert_int_equal(write(load.in_pipe, "g", 1), 1);
 	if (itest_wait_nowait(&load, 20000))
@@ -270,15 +276,7 @@ static void test_prometheus_scrapes(void **state)
 		"      - targets: ['127.0.0.1:%d']\n",
 		port);
 	fclose(f);
-	code = itest_tdtrace_start(&td, 0, START_MS, args);
-	if (code == -ECHILD) {
-		char skip[512], error[512];
-
-		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
-			itest_skip("%s", skip);
-		fail_msg("%s", error);
-	}
-	assert_int_equal(code, 0);
+	start(args);
 	snprintf(flag_cfg, sizeof(flag_cfg), "--config.file=%s", cfg);
 	snprintf(flag_data, sizeof(flag_data), "--storage.tsdb.path=%s/data", tmpdir);
 	snprintf(prom_addr, sizeof(prom_addr), "127.0.0.1:%d", prom_port);
@@ -356,15 +354,7 @@ static void test_hostile_clients(void **state)
 
 	itest_require_root();
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
-	code = itest_tdtrace_start(&td, 0, START_MS, args);
-	if (code == -ECHILD) {
-		char skip[512], error[512];
-
-		if (itest_early_exit(&td, skip, sizeof(skip), error, sizeof(error)))
-			itest_skip("%s", skip);
-		fail_msg("%s", error);
-	}
-	assert_int_equal(code, 0);
+	start(args);
 	out = itest_stdout(&td);
 	before = itest_count_lines(out);
 	free(out);

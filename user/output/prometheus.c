@@ -130,10 +130,10 @@ static void cgroups(const struct exposition *x, struct metrics_text *m,
 
 			if (!live(x, reports[k], row, now) || row->m.never_counted)
 				continue;
-			if (pmu)
-				metrics_sample(m, LABELS("cgroup", cg, "pmu", pmu), row->m.slots);
-			else
-				metrics_sample(m, LABELS("cgroup", cg), row->m.slots);
+			/* On hybrid parts the PMU parts the series; the NULL ends them otherwise.
+			 */
+			metrics_sample(m, LABELS("cgroup", cg, pmu ? "pmu" : NULL, pmu),
+				       row->m.slots);
 		}
 	metrics_family(m, "tdtrace_topdown_slots", METRIC_COUNTER,
 		       "Pipeline slots of this cgroup subtree in one TopDown node (level 1 or "
@@ -155,16 +155,10 @@ static void cgroups(const struct exposition *x, struct metrics_text *m,
 
 				if (isnan(f))
 					continue;
-				if (pmu)
-					metrics_sample(m,
-						       LABELS("cgroup", cg, "level", l1 ? "1" : "2",
-							      "node", node, "pmu", pmu),
-						       f * row->m.slots);
-				else
-					metrics_sample(m,
-						       LABELS("cgroup", cg, "level", l1 ? "1" : "2",
-							      "node", node),
-						       f * row->m.slots);
+				metrics_sample(m,
+					       LABELS("cgroup", cg, "level", l1 ? "1" : "2", "node",
+						      node, pmu ? "pmu" : NULL, pmu),
+					       f * row->m.slots);
 			}
 		}
 }
