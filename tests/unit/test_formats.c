@@ -30,6 +30,7 @@
 #include "output/perf_csv.h"
 #include "output/perf_json.h"
 #include "output/toplev_csv.h"
+#include <jansson.h>
 #include "testlake.h"
 
 /* gcc 12 takes open_memstream's buffer, returned here, for a dangling local. */
@@ -201,6 +202,123 @@ static void test_perf_json_entities(void **state)
 	s = made(PERF_JSON);
 	assert_string_equal(s, "");
 	free(s);
+}
+
+/*
+ * The rules of perf's JSON linter (tools/perf/tests/shell/lib/
+ * perf_json_output_lint.py), and perf's key order, on every line: keys
+ * from the linter's set only, in the order perf prints them;
+ * "counter-value" a string holding a number or "<not counted>";
+ * "metric-value" a number next to its "metric-unit", which is "", perf's
+ * "CPUs utilized" or "%  tma_..." (scale, two spaces, perf's metric name);
+ * a line without an entity 8 keys (counter) or at most 7 with a metric
+ * (the linter's --interval counts).
+ */
+static bool one_of(const char *s, const char *const *set, size_t n, size_t *at)
+{
+	for (; *at < n; (*at)++)
+		if (!strcmp(set[*at], s))
+			return true;
+	return false;
+}
+
+/* What breaks the rules in @line, or NULL; @why holds the reason. */
+static const char *lint_line(const char *line, char *why, size_t size)
+{
+	static const char *const order[] = {
+		"interval",	 "cpu",		 "core",	"socket",	    "die",
+		"node",		 "cache",	 "cluster",	"thread",	    "counters",
+		"counter-value", "unit",	 "event",	"cgroup",	    "event-runtime",
+		"pcnt-running",	 "metric-value", "metric-unit", "metric-threshold",
+	};
+	json_t *o = json_loads(line, JSON_PRESERVE_ORDER, NULL), *v;
+	const char *key, *unit, *cv;
+	size_t at = 0, nr = 0;
+	char *end;
+
+	if (!o)
+		return "not JSON";
+	*why = '\0';
+	json_object_foreach(o, key, v)
+	{
+		if (!one_of(key, order, sizeof(order) / sizeof(order[0]), &at)) {
+			snprintf(why, size, "key '%s' not perf's, or out of perf's order", key);
+			break;
+		}
+		nr++;
+	}
+	cv = json_string_value(json_object_get(o, "counter-value"));
+	v = json_object_get(o, "metric-value");
+	unit = json_string_value(json_object_get(o, "metric-unit"));
+	if (*why)
+		;
+	else if (json_object_get(o, "counter-value") && !cv)
+		snprintf(why, size, "counter-value is not a string");
+	else if (cv && strcmp(cv, "<not counted>") && strcmp(cv, "<not supported>") &&
+		 (strtod(cv, &end), *end || end == cv))
+		snprintf(why, size, "counter-value is not a number");
+	else if (!json_is_number(v) || !unit)
+		snprintf(why, size, "no numeric metric-value with a metric-unit");
+	else if (*unit && strcmp(unit, "CPUs utilized") &&
+		 (strncmp(unit, "%  tma_", 7) ||
+		  strspn(unit + 7, "abcdefghijklmnopqrstuvwxyz_") != strlen(unit + 7)))
+		snprintf(why, size, "metric-unit '%s' is not perf's", unit);
+	else if (!json_object_get(o, "thread") && !json_object_get(o, "cgroup") &&
+		 !(cv ? nr == 8 : nr <= 7))
+		snprintf(why, size, "%zu keys: not what the linter allows with --interval", nr);
+	json_decref(o);
+	return *why ? why : NULL;
+}
+
+/* Every line of @out by the rules, failing on the first that breaks one. */
+static void lint(const char *out)
+{
+	char *copy = strdup(out), *save = NULL, why[128];
+	int lines = 0;
+
+	assert_non_null(copy);
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (lint_line(line, why, sizeof(why)))
+			fail_msg("%s: %s", why, line);
+		lines++;
+	}
+	assert_true(lines > 0);
+	free(copy);
+}
+
+static void test_perf_json_lint(void **state)
+{
+	static const char *const bad[] = {
+		"{\"interval\" : 1.0, \"pid\" : 3, \"metric-value\" : 1, \"metric-unit\" : \"\"}",
+		"{\"counter-value\" : \"1\", \"interval\" : 1.0, \"metric-value\" : 1, "
+		"\"metric-unit\" : \"\"}",
+		"{\"interval\" : 1.0, \"counter-value\" : 5.0, \"unit\" : \"\", \"event\" : \"a\", "
+		"\"event-runtime\" : 1, \"pcnt-running\" : 100, \"metric-value\" : 0, "
+		"\"metric-unit\" : \"\"}",
+		"{\"interval\" : 1.0, \"counter-value\" : \"5,0\", \"unit\" : \"\", \"event\" : "
+		"\"a\", \"event-runtime\" : 1, \"pcnt-running\" : 100, \"metric-value\" : 0, "
+		"\"metric-unit\" : \"\"}",
+		"{\"interval\" : 1.0, \"metric-value\" : \"4\", \"metric-unit\" : \"%  tma_x\"}",
+		"{\"interval\" : 1.0, \"metric-value\" : 4, \"metric-unit\" : \"% tma_x\"}",
+		"{\"interval\" : 1.0, \"metric-value\" : 4, \"metric-unit\" : \"%  Retiring\"}",
+	};
+	char why[128];
+	char *s;
+
+	(void)state;
+	topdown();
+	s = made(PERF_JSON);
+	lint(s);
+	free(s);
+	software();
+	s = made(PERF_JSON);
+	lint(s);
+	free(s);
+	/* The rules can fail: a foreign key, out of order, a number or a comma for a count, bad
+	 * units. */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!lint_line(bad[i], why, sizeof(why)))
+			fail_msg("passed: %s", bad[i]);
 }
 
 static void test_perf_csv(void **state)
@@ -393,6 +511,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_json_machine),
 		cmocka_unit_test(test_perf_json_entities),
+		cmocka_unit_test(test_perf_json_lint),
 		cmocka_unit_test(test_perf_csv),
 		cmocka_unit_test(test_perf_software),
 		cmocka_unit_test(test_toplev_csv),
