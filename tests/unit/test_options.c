@@ -479,6 +479,20 @@ static const struct bad_case bad_cases[] = {
 	{ { "--max-cgroups=16", "--max-cgroups=17" }, "--max-cgroups given twice" },
 	{ { "--depth", "1", "--depth", "2" }, "--depth given twice" },
 	{ { "--test-members=a", "--test-members=b" }, "--test-members given twice" },
+	/* formats: unknown names, separators that would not parse, two different choices */
+	{ { "--format", "xml" }, "--format" },
+	{ { "--format=" }, "--format" },
+	{ { "--format", "JSON" }, "--format" },
+	{ { "--format", "json", "--format", "json" }, "--format given twice" },
+	{ { "-x", "" }, "--field-separator" },
+	{ { "-x", "1" }, "--field-separator" },
+	{ { "-x", "." }, "--field-separator" },
+	{ { "-x", "a\nb" }, "--field-separator" },
+	{ { "-j", "--format=perf-json" }, "different formats" },
+	{ { "--format=perf-json", "-j" }, "different formats" },
+	{ { "-x", ";", "--format=json" }, "different formats" },
+	{ { "--format=toplev-csv", "-x", "," }, "different formats" },
+	{ { "--format=toplev-csv", "-s" }, "--software" },
 	/* combinations that contradict each other */
 	{ { "-t", "--per-cgroup" }, "--per-cgroup" },
 	{ { "--containers", "--depth", "1" }, "--containers" },
@@ -657,6 +671,47 @@ static void test_parse_twice_after_help(void **state)
 	parsed_free(&p);
 }
 
+/* --format, -j and -x: the format, perf's separator, and where toplev's files go. */
+static void test_formats(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("--format=perf-json"));
+	assert_int_equal(p.o.format, FORMAT_PERF_JSON);
+	assert_false(p.o.json);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--format", "perf-csv"));
+	assert_int_equal(p.o.format, FORMAT_PERF_CSV);
+	assert_string_equal(p.o.csv_sep, ","); /* perf's -x, */
+	parsed_free(&p);
+	/* -x and perf-csv name one format: -x's separator, in either order */
+	parse_ok(&p, ARGV("-x", ";", "--format=perf-csv"));
+	assert_string_equal(p.o.csv_sep, ";");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--format=perf-csv", "-x", "\t"));
+	assert_int_equal(p.o.format, FORMAT_PERF_CSV);
+	assert_string_equal(p.o.csv_sep, "\t");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("-j", "--format=json"));
+	assert_int_equal(p.o.format, FORMAT_JSON);
+	assert_true(p.o.json);
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--format=json"));
+	assert_true(p.o.json); /* as -j */
+	parsed_free(&p);
+	/* toplev-csv's -o is a DIR/ or PREFIX, not a FILE to open */
+	parse_ok(&p, ARGV("--format=toplev-csv", "-o", "runs/"));
+	assert_int_equal(p.o.format, FORMAT_TOPLEV_CSV);
+	assert_null(p.o.output);
+	assert_string_equal(p.o.toplev_split, "runs/");
+	parsed_free(&p);
+	parse_ok(&p, ARGV("--format=perf-json", "-o", "runs/x"));
+	assert_string_equal(p.o.output, "runs/x");
+	assert_null(p.o.toplev_split);
+	parsed_free(&p);
+}
+
 /* README's option block is --help, byte for byte (the table makes both). */
 static void test_readme_is_help(void **state)
 {
@@ -777,6 +832,7 @@ int main(void)
 						free_pending),
 		cmocka_unit_test_setup_teardown(test_parse_twice_after_help, reset_getopt,
 						free_pending),
+		cmocka_unit_test_setup_teardown(test_formats, reset_getopt, free_pending),
 		cmocka_unit_test(test_readme_is_help),
 		cmocka_unit_test(test_help_from_table),
 		cmocka_unit_test(test_table_unique),

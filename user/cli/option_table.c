@@ -162,6 +162,19 @@ static int parse_listen_grace(struct options *o, const char *arg)
 	return parse_uint(arg, 1, 86400 * 7, &o->listen_grace_s);
 }
 
+/*
+ * -j, --format and -x all choose the format: a second choice that differs
+ * from the first is a conflict, said by options.c, never a silent override.
+ */
+static void choose_format(struct options *o, enum output_format f)
+{
+	if (o->format_given && o->format != f)
+		o->format_conflict = true;
+	o->format_given = true;
+	o->format = f;
+	o->json = f == FORMAT_JSON;
+}
+
 static int parse_format(struct options *o, const char *arg)
 {
 	static const char *const names[] = {
@@ -173,10 +186,9 @@ static int parse_format(struct options *o, const char *arg)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcmp(arg, names[i]))
 			continue;
-		o->format = i;
-		o->json = i == FORMAT_JSON;
+		choose_format(o, i);
 		if (i == FORMAT_PERF_CSV && !o->csv_sep)
-			o->csv_sep = ",";
+			o->csv_sep = ","; /* -x's, if given too */
 		return 0;
 	}
 	return -EINVAL;
@@ -184,17 +196,15 @@ static int parse_format(struct options *o, const char *arg)
 
 static int parse_csv_sep(struct options *o, const char *arg)
 {
-	/* perf takes any string; a newline or a digit would make the columns unreadable. */
+	/*
+	 * perf takes any string. A digit, '.' or '-' could be read as part of
+	 * a number, a newline would end the line: the columns would not parse.
+	 */
 	if (!*arg || strpbrk(arg, "\n0123456789.-"))
 		return -EINVAL;
+	choose_format(o, FORMAT_PERF_CSV);
 	o->csv_sep = arg;
-	o->format = FORMAT_PERF_CSV;
 	return 0;
-}
-
-static int parse_toplev_dir(struct options *o, const char *arg)
-{
-	return parse_name(arg, &o->toplev_dir);
 }
 
 static int parse_test_members(struct options *o, const char *arg)
@@ -215,8 +225,7 @@ static int parse_test_members(struct options *o, const char *arg)
 static int set_json(struct options *o, const char *arg)
 {
 	(void)arg;
-	o->json = true;
-	o->format = FORMAT_JSON;
+	choose_format(o, FORMAT_JSON);
 	return 0;
 }
 FLAG(software)
@@ -271,9 +280,9 @@ const struct option_row option_rows[] = {
 	{ .name = "format",
 	  .arg = "FMT",
 	  .parse = parse_format,
-	  .help = "table (default), json (as -j), perf-json (perf stat -j's lines), perf-csv "
-		  "(perf stat -x's columns) or toplev-csv (pmu-tools' toplev CSV, for its "
-		  "plotting scripts)",
+	  .help = "table (default); json (as -j); perf-json: perf stat -j's lines; perf-csv: "
+		  "perf stat -x,'s columns; toplev-csv: pmu-tools' toplev CSV (TopDown only), "
+		  "for its plotting scripts",
 	  .expected = "table, json, perf-json, perf-csv or toplev-csv" },
 	{ .name = "field-separator",
 	  .letter = 'x',
@@ -281,18 +290,14 @@ const struct option_row option_rows[] = {
 	  .parse = parse_csv_sep,
 	  .help = "perf's CSV with SEP between fields, as perf stat -x SEP",
 	  .expected = "a separator without digits, '.', '-' or a newline" },
-	{ .name = "toplev-dir",
-	  .arg = "DIR",
-	  .parse = parse_toplev_dir,
-	  .help = "with --format=toplev-csv: a CSV per top cgroup and process in DIR "
-		  "(toplev's --split-output), appended at each interval",
-	  .expected = "a directory" },
 	{ .name = "output",
 	  .letter = 'o',
 	  .arg = "FILE",
 	  .parse = parse_output,
-	  .help = "write tables or JSON lines to FILE, not stdout (created, or emptied at the "
-		  "first interval)",
+	  .help = "write the output to FILE, not stdout (created, or emptied at the first "
+		  "interval); with --format=toplev-csv FILE is a DIR/ or a PREFIX: a CSV per "
+		  "top cgroup and process and one for the machine (DIR/system.csv, "
+		  "PREFIX-system.csv), as toplev's --split-output",
 	  .expected = "a file name" },
 	{ .name = "software",
 	  .letter = 's',

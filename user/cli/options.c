@@ -98,8 +98,8 @@ static bool consistent(const struct options *o, FILE *err)
 			"tdtrace: --format=toplev-csv needs TopDown counters, not --software\n");
 		return false;
 	}
-	if (o->toplev_dir && o->format != FORMAT_TOPLEV_CSV) {
-		fprintf(err, "tdtrace: --toplev-dir needs --format=toplev-csv\n");
+	if (o->format_conflict) {
+		fprintf(err, "tdtrace: -j, --format and -x name different formats: choose one\n");
 		return false;
 	}
 	if (o->wait_cgroup && !o->nr_cgroups) {
@@ -204,5 +204,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			options_shown(argv[optind], (size_t)-1));
 		return OPTIONS_BAD;
 	}
-	return consistent(o, err) ? OPTIONS_RUN : OPTIONS_BAD;
+	if (!consistent(o, err))
+		return OPTIONS_BAD;
+	/* toplev-csv's -o names files to come, one per entity: no one FILE to open. */
+	if (o->format == FORMAT_TOPLEV_CSV && o->output) {
+		o->toplev_split = o->output;
+		o->output = NULL;
+	}
+	return OPTIONS_RUN;
 }

@@ -35,7 +35,9 @@ struct options {
 	bool json;		   /* --format=json (-j) */
 	enum output_format format; /* --format, -j, -x */
 	const char *csv_sep;	   /* -x SEP, "," for --format=perf-csv */
-	const char *toplev_dir;	   /* --toplev-dir: a toplev CSV per entity there */
+	bool format_given;	   /* by -j, --format or -x */
+	bool format_conflict;	   /* two of them named different formats */
+	const char *toplev_split;  /* toplev-csv with -o: a DIR/ or PREFIX, no FILE */
 	const char *output;	   /* -o FILE; NULL: stdout */
 	bool software;
 	bool per_thread;

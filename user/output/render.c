@@ -7,8 +7,8 @@
 #include <time.h>
 #include "host/cgroupfs.h"
 #include "output/json.h"
-#include "output/perf_format.h"
-#include "output/toplev_csv.h"
+#include "output/perf_csv.h"
+#include "output/perf_json.h"
 #include "output/render.h"
 #include "output/table.h"
 
@@ -34,7 +34,15 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 	rd->print = !o->listen || o->json || o->table || o->output || o->format != FORMAT_TABLE;
 	rd->format = o->format;
 	rd->csv_sep = o->csv_sep;
-	rd->toplev_dir = o->toplev_dir;
+	if (o->toplev_split) {
+		int ret = toplev_split_init(&rd->toplev, o->toplev_split, err, sizeof(err));
+
+		if (ret) {
+			fprintf(stderr, "tdtrace: %s\n", err);
+			return ret;
+		}
+		rd->split = true;
+	}
 	rd->sink = sink;
 	exposition_init(&rd->exposition, o->listen_grace_s, o->listen_processes, o->self_stats);
 	rd->times = !p->pmus[0].counters.software;
@@ -72,6 +80,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 /* One PMU's report of @s into the output; its rows freed again. */
 static int render_pmu(struct renderer *rd, struct report *r, const struct entry_set *s, int k)
 {
+	char why[4200];
 	int err;
 
 	r->cfg = &rd->cfg[k];
@@ -96,13 +105,18 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 		output_perf_csv(rd->out->f, r, rd->csv_sep);
 		break;
 	case FORMAT_TOPLEV_CSV:
-		output_toplev_csv(rd->out->f, r, !rd->toplev_header);
+		if (rd->split) {
+			err = toplev_split_write(&rd->toplev, r, rd->top, why, sizeof(why));
+			if (err) {
+				fprintf(stderr, "tdtrace: %s\n", why);
+				rd->said = true;
+			}
+			break;
+		}
+		if (!rd->toplev_header)
+			toplev_header(rd->out->f);
 		rd->toplev_header = true;
-		if (rd->toplev_dir)
-			err = output_toplev_dir(rd->toplev_dir, r, rd->top);
-		if (err)
-			fprintf(stderr, "tdtrace: failed to write under %s: %s\n", rd->toplev_dir,
-				strerror(-err));
+		output_toplev_csv(rd->out->f, r);
 		break;
 	}
 	report_free(r);
@@ -127,8 +141,11 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	if (!rd->print)
 		return 0;
 	err = output_file_begin(rd->out);
-	for (int k = 0; !err && k < rd->nr_pmus; k++)
+	for (int k = 0; !err && k < rd->nr_pmus; k++) {
 		err = render_pmu(rd, r, s, k);
+		if (err && rd->said)
+			return err; /* with the file's name */
+	}
 	if (!err)
 		err = output_file_end(rd->out);
 	if (err && err != -EPIPE)
@@ -207,4 +224,5 @@ void renderer_free(struct renderer *rd)
 	for (int k = 0; k < TD_MAX_PMUS; k++)
 		snapshot_free(&rd->metrics_view[k]);
 	exposition_free(&rd->exposition);
+	toplev_split_free(&rd->toplev);
 }

@@ -16,6 +16,7 @@
 #include "model/report.h"
 #include "output/file.h"
 #include "output/prometheus.h"
+#include "output/toplev_csv.h"
 
 /*
  * Where metrics go (--listen): the exporter's publish, with its handle.
@@ -44,9 +45,11 @@ struct renderer {
 	struct snapshot view;	       /* reused from one report to the next */
 	bool print;		       /* tables or JSON lines (not with --listen alone) */
 	enum output_format format;
-	const char *csv_sep;	/* perf-csv */
-	const char *toplev_dir; /* toplev-csv: a file per entity there */
-	bool toplev_header;	/* toplev-csv on the output: the header is written */
+	const char *csv_sep; /* perf-csv */
+	bool toplev_header;  /* toplev-csv on the output: the header is written */
+	bool split;	     /* toplev-csv with -o: a file per entity, nothing on the output */
+	struct toplev_split toplev;
+	bool said; /* the last error is said already */
 
 	/* --listen: the whole run so far as metrics, published at each interval */
 	struct metrics_sink sink;
@@ -57,7 +60,8 @@ struct renderer {
 
 /*
  * What to show, from the options, the plan and the targets; where to write
- * it. 0, or -EINVAL said on stderr when the model's formulas do not compile.
+ * it. 0, or -errno said on stderr when the model's formulas do not compile
+ * or toplev-csv's -o DIR/ or PREFIX cannot be used.
  */
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
 		  const struct targets *t, struct output_file *out, struct cgroup_names *names,

@@ -153,7 +153,10 @@ static int replay_line(struct replay *r, json_t *o)
 	}
 	td_decode(&d, &c, &met);
 	if (r->toplev) {
-		if (!strcmp(type, "system"))
+		const char *phase = json_string_value(json_object_get(o, "phase"));
+
+		/* The run's summary would be one more point at the last interval's time. */
+		if (!strcmp(type, "system") && !(phase && !strcmp(phase, "summary")))
 			toplev_nodes(r->out, json_number_value(json_object_get(o, "elapsed_s")), &c,
 				     &met);
 		return 0;
