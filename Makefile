@@ -31,7 +31,7 @@ override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson -lmicrohttpd -lpthread
 # The source's path is kept in the object's BTF line info: relative to the
 # tree, so that the same source built elsewhere (a package build) gives the
 # same binary.
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
 	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/

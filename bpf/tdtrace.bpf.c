@@ -63,14 +63,6 @@ struct {
 	__type(value, struct td_cpu_state);
 } td_cpu_state SEC(".maps");
 
-/* A new entry is built here: it is too big for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct td_val);
-} td_new_entry SEC(".maps");
-
 /* Keyed by epoch parity: see struct td_val. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -80,15 +72,59 @@ struct {
 } td_totals SEC(".maps");
 
 /*
- * (task, cgroup) entries; max_entries is set by the loader (--max-tasks).
- * The loader deletes entries of exited tasks once it has their last counts.
+ * Entries: one per (task, cgroup, core PMU), or per (cgroup, core PMU)
+ * with --per-cgroup. td_entries names each entry's slot; its counts are
+ * td_vals[slot], which the loader reads through a memory mapping. A task
+ * finds its slot in its own local storage (td_task_slot), without
+ * hashing its key, at every switch but the first in a cgroup; the hash
+ * is looked up only then. The loader sets the three sizes (--max-tasks).
+ *
+ * Slots are handed out in order (slots_used) and, once the loader has
+ * deleted an exited task's entry, again from td_free_slots. The loader
+ * deletes only entries of tasks that are gone, whose local storage went
+ * with them; it then moves slot_gen on all the same, so that no slot
+ * cached before a deletion is used after it.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, struct td_key);
-	__type(value, struct td_val);
+	__type(value, u32);
 } td_entries SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 10240);
+	__type(key, u32);
+	__type(value, struct td_val);
+} td_vals SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 10240);
+	__type(value, u32);
+} td_free_slots SEC(".maps");
+
+const volatile __u32 max_slots = 10240; /* td_vals' size */
+volatile __u32 slots_used;		/* .bss: slots ever handed out */
+volatile __u32 slot_gen;		/* .bss: moved on by the loader after deletions */
+
+/* What a task last charged: which slot, for which cgroup and core PMU. */
+struct task_slot {
+	u64 cgroup_id;
+	u32 slot;
+	u32 gen; /* slot_gen then */
+	u32 pmu;
+	u32 valid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_slot);
+} td_task_slot SEC(".maps");
 
 /*
  * -p and COMMAND: traced processes by tgid. The value is the process's
@@ -516,13 +552,11 @@ static __always_inline void add_atomic(struct td_counts *dst, const struct td_co
 	__sync_fetch_and_add(&dst->slices, d->slices);
 }
 
-static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 half,
-					 const struct td_counts *d, struct td_cpu_totals *tot,
-					 struct layout l)
+/* The entry's key of @prev in @cgroup_id, on a CPU of core PMU @pmu. */
+static __always_inline struct td_key entry_key(struct task_struct *prev, u64 cgroup_id, u32 pmu)
 {
 	struct task_struct *owner = per_thread ? prev : prev->group_leader;
-	struct td_key key = { .cgroup_id = cgroup_id, .pmu = l.pmu };
-	struct td_val *val;
+	struct td_key key = { .cgroup_id = cgroup_id, .pmu = pmu };
 
 	/* --per-cgroup: one entry per cgroup, whatever the task. */
 	if (charge_tasks) {
@@ -530,30 +564,99 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 		/* Each CPU's idle task starts at its own time: keep them one row. */
 		key.start_ns = prev->pid ? owner->start_time : 0;
 	}
-	val = bpf_map_lookup_elem(&td_entries, &key);
-	if (!val) {
-		u32 zero = 0;
-		struct td_val *init = bpf_map_lookup_elem(&td_new_entry, &zero);
+	return key;
+}
 
-		if (init) {
-			__builtin_memset(init, 0, sizeof(*init));
-			if (charge_tasks) {
-				init->tgid = prev->tgid;
-				bpf_probe_read_kernel_str(init->comm, sizeof(init->comm),
-							  owner->comm);
-			}
-			bpf_map_update_elem(&td_entries, &key, init, BPF_NOEXIST);
-			val = bpf_map_lookup_elem(&td_entries, &key);
+/*
+ * A slot for a new entry @key of @prev, its name filled in, and @key
+ * pointing at it. -1 when every slot is taken.
+ */
+static __always_inline s64 new_slot(struct task_struct *prev, const struct td_key *key)
+{
+	struct task_struct *owner = per_thread ? prev : prev->group_leader;
+	struct td_val *val;
+	u32 slot;
+
+	if (bpf_map_pop_elem(&td_free_slots, &slot)) {
+		/* Never past the end, however many switches ask while it is full. */
+		if (slots_used >= max_slots)
+			return -1;
+		slot = __sync_fetch_and_add(&slots_used, 1);
+		if (slot >= max_slots)
+			return -1;
+	}
+	val = bpf_map_lookup_elem(&td_vals, &slot);
+	if (!val)
+		return -1;
+	/* The loader zeroed a freed slot before giving it back. */
+	if (charge_tasks) {
+		val->tgid = prev->tgid;
+		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), owner->comm);
+	}
+	if (bpf_map_update_elem(&td_entries, key, &slot, BPF_NOEXIST)) {
+		/* Another CPU made it first (two threads of a process), or the hash is full. */
+		bpf_map_push_elem(&td_free_slots, &slot, 0);
+		return -1;
+	}
+	return slot;
+}
+
+/*
+ * The counts of @prev's entry: through the slot its local storage keeps,
+ * or, the first time in this cgroup (or after the loader deleted
+ * entries), through the hash, making the entry if there is none.
+ */
+static __always_inline struct td_val *entry_of(struct task_struct *prev, u64 cgroup_id, u32 pmu)
+{
+	struct task_slot *ts;
+	struct td_key key;
+	u32 gen = slot_gen, slot;
+	u32 *found;
+	s64 made;
+
+	ts = bpf_task_storage_get(&td_task_slot, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (ts && ts->valid && ts->gen == gen && ts->cgroup_id == cgroup_id && ts->pmu == pmu) {
+		slot = ts->slot;
+		return bpf_map_lookup_elem(&td_vals, &slot);
+	}
+	key = entry_key(prev, cgroup_id, pmu);
+	found = bpf_map_lookup_elem(&td_entries, &key);
+	if (found) {
+		slot = *found;
+	} else {
+		made = new_slot(prev, &key);
+		if (made < 0) {
+			/* Lost a race for it? Then it is there now. */
+			found = bpf_map_lookup_elem(&td_entries, &key);
+			if (!found)
+				return NULL;
+			made = *found;
 		}
-		if (!val) {
-			/* Map full: keep the delta, count the drop (for tasks and cgroups alike).
-			 */
-			add_local(&tot->task_overflow, d, l);
-			add_local(&tot->cgroup_overflow, d, l);
-			tot->task_drops++;
-			tot->cgroup_drops++;
-			return;
-		}
+		slot = made;
+	}
+	if (ts) {
+		ts->cgroup_id = cgroup_id;
+		ts->slot = slot;
+		ts->gen = gen;
+		ts->pmu = pmu;
+		ts->valid = 1;
+	}
+	return bpf_map_lookup_elem(&td_vals, &slot);
+}
+
+static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 half,
+					 const struct td_counts *d, struct td_cpu_totals *tot,
+					 struct layout l)
+{
+	struct td_val *val = entry_of(prev, cgroup_id, l.pmu);
+
+	if (!val) {
+		/* Map full: keep the delta, count the drop (for tasks and cgroups alike). */
+		add_local(&tot->task_overflow, d, l);
+		add_local(&tot->cgroup_overflow, d, l);
+		tot->task_drops++;
+		tot->cgroup_drops++;
+		return;
 	}
 	add_atomic(&val->c[half & 1], d, l);
 
@@ -903,23 +1006,22 @@ int td_relayout(void *ctx)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct task_struct *owner = per_thread ? p : p->group_leader;
-	struct td_key key = {
-		.id = per_thread ? p->pid : p->tgid,
-		.start_ns = owner->start_time,
-		/* Its entry in the cgroup it runs in now (exec runs in the task). */
-		.cgroup_id = bpf_get_current_cgroup_id(),
-	};
-	u32 zero = 0;
+	u32 zero = 0, pmu = 0, *slot;
 	struct td_cpu_state *st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	struct td_key key;
 	struct td_val *val;
 
 	if (!charge_tasks)
 		return 0;
 	/* The entry of the core type it runs on now. */
 	if (st)
-		key.pmu = st->pmu;
-	val = bpf_map_lookup_elem(&td_entries, &key);
+		pmu = st->pmu;
+	/* Its entry in the cgroup it runs in now (exec runs in the task). */
+	key = entry_key(p, bpf_get_current_cgroup_id(), pmu);
+	slot = bpf_map_lookup_elem(&td_entries, &key);
+	if (!slot)
+		return 0;
+	val = bpf_map_lookup_elem(&td_vals, slot);
 	if (val)
 		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), p->comm);
 	return 0;

@@ -48,7 +48,7 @@ struct td_counts {
  * The BPF map's key: one process (or thread, with --per-thread) in one
  * cgroup v2. start_ns tells apart two processes that got the same PID one
  * after the other. Cgroup rows are summed from these in user space, so a
- * switch costs one hash lookup, not two.
+ * switch charges one entry, not two.
  */
 struct td_key {
 	__u32 id;  /* tgid, or pid with --per-thread; 0 for idle and with --per-cgroup */

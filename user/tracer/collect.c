@@ -6,16 +6,25 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "model/pmu_desc.h"
 #include "tracer/collect.h"
 
-int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
-		   int flush_fd, bool *cpus, const signed char *pmu_of)
+int collector_init(struct collector *c, const struct collector_maps *m, unsigned int max_entries,
+		   bool *cpus, const signed char *pmu_of)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	void *vals;
+
 	memset(c, 0, sizeof(*c));
-	c->entries_fd = entries_fd;
-	c->totals_fd = totals_fd;
-	c->flush_fd = flush_fd;
+	c->m = *m;
+	/* An array map's values are 8-byte aligned, as struct td_val is. */
+	c->vals_bytes = ((size_t)max_entries * sizeof(struct td_val) + page - 1) / page * page;
+	vals = mmap(NULL, c->vals_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, m->vals_fd, 0);
+	if (vals == MAP_FAILED)
+		return -errno;
+	c->vals = vals;
 	c->cpus = cpus;
 	c->pmu_of = pmu_of;
 	c->max_entries = max_entries;
@@ -23,13 +32,13 @@ int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned 
 	if (c->nr_cpus <= 0)
 		return -EINVAL;
 	c->keys = calloc(max_entries, sizeof(*c->keys));
-	c->vals = calloc(max_entries, sizeof(*c->vals));
+	c->slots = calloc(max_entries, sizeof(*c->slots));
 	c->held = calloc(max_entries, sizeof(*c->held));
 	c->next = calloc(max_entries, sizeof(*c->next));
 	c->order = calloc(max_entries, sizeof(*c->order));
 	c->evict = calloc(max_entries, sizeof(*c->evict));
 	c->percpu = calloc(c->nr_cpus, sizeof(*c->percpu));
-	if (!c->keys || !c->vals || !c->held || !c->next || !c->order || !c->evict || !c->percpu) {
+	if (!c->keys || !c->slots || !c->held || !c->next || !c->order || !c->evict || !c->percpu) {
 		collector_free(c);
 		return -ENOMEM;
 	}
@@ -48,7 +57,8 @@ int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus)
 		if (errno != ENXIO)
 			return -errno;
 		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
-		fprintf(stderr, "tdtrace: CPU %d went offline: not counted until it returns\n", cpu);
+		fprintf(stderr, "tdtrace: CPU %d went offline: not counted until it returns\n",
+			cpu);
 		cpus[cpu] = false;
 	}
 	return 0;
@@ -60,7 +70,7 @@ int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus)
  */
 static int flush(struct collector *c)
 {
-	return run_on_cpus(c->flush_fd, c->cpus, c->nr_cpus);
+	return run_on_cpus(c->m.flush_fd, c->cpus, c->nr_cpus);
 }
 
 /*
@@ -99,6 +109,23 @@ static int cmp_raw_ref(const void *a, const void *b)
 	return td_key_cmp(&((const struct raw_ref *)a)->key, &((const struct raw_ref *)b)->key);
 }
 
+/* Give back the slots of deleted entries, zeroed, after a new slot_gen. */
+static int free_slots(struct collector *c, const __u32 *slots, size_t n)
+{
+	struct td_val *vals = (struct td_val *)c->vals;
+
+	if (!n)
+		return 0;
+	/* Any slot a task still kept (none: their tasks are gone) is looked up again. */
+	__atomic_fetch_add(c->m.slot_gen, 1, __ATOMIC_SEQ_CST);
+	for (size_t i = 0; i < n; i++) {
+		memset(&vals[slots[i]], 0, sizeof(vals[slots[i]]));
+		if (bpf_map_update_elem(c->m.free_fd, NULL, &slots[i], BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
 int collector_read(struct collector *c, struct entry_set *s)
 {
 	static const struct td_counts zero;
@@ -112,11 +139,11 @@ int collector_read(struct collector *c, struct entry_set *s)
 		return err;
 	/* Every CPU now charges the other half: this one is whole. */
 	closed = c->epoch++ & 1;
-	err = read_hash(c->entries_fd, c->keys, c->vals, sizeof(*c->keys), sizeof(*c->vals),
+	err = read_hash(c->m.entries_fd, c->keys, c->slots, sizeof(*c->keys), sizeof(*c->slots),
 			c->max_entries, &nr);
 	if (err)
 		return err;
-	if (bpf_map_lookup_elem(c->totals_fd, &closed, c->percpu))
+	if (bpf_map_lookup_elem(c->m.totals_fd, &closed, c->percpu))
 		return -errno;
 	memset(&c->totals_half[closed], 0, sizeof(c->totals_half[closed]));
 	memset(c->pmu_totals_half[closed], 0, sizeof(c->pmu_totals_half[closed]));
@@ -129,14 +156,16 @@ int collector_read(struct collector *c, struct entry_set *s)
 	}
 
 	for (size_t i = 0; i < nr; i++) {
+		if (c->slots[i] >= c->max_entries)
+			return -EINVAL;
 		c->order[i].key = c->keys[i];
-		c->order[i].raw = i;
+		c->order[i].slot = c->slots[i];
 	}
 	qsort(c->order, nr, sizeof(*c->order), cmp_raw_ref);
 	if (entries_reserve(s, nr))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
-		const struct td_val *v = &c->vals[c->order[i].raw];
+		const struct td_val *v = &c->vals[c->order[i].slot];
 		const struct held *last = TD_SEEK(c->held, c->nr_held, &j, &c->order[i].key);
 		/* The other half is being written now: take it as it was when last whole. */
 		const struct td_counts *other = last ? &last->last : &zero; /* or new since */
@@ -148,6 +177,7 @@ int collector_read(struct collector *c, struct entry_set *s)
 		td_counts_add(&e->c, other);
 		h->dirty = !!memcmp(&v->c[!closed], other, sizeof(*other));
 		h->last = v->c[closed];
+		h->slot = c->order[i].slot;
 		e->tgid = v->tgid;
 		e->flags = v->flags;
 		memcpy(e->comm, v->comm, sizeof(e->comm));
@@ -169,6 +199,7 @@ int collector_read(struct collector *c, struct entry_set *s)
 int collector_evict_exited(struct collector *c, const struct entry_set *prev, struct entry_set *cur)
 {
 	size_t n = entries_quiet_exited(prev, cur, c->evict), kept = 0, gone = 0, j = 0;
+	int err;
 
 	/*
 	 * Both lists are sorted. An entry charged in the half being written
@@ -178,12 +209,17 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev, st
 	for (size_t i = 0; i < n; i++) {
 		const struct held *h = TD_SEEK(c->held, c->nr_held, &j, &c->evict[i]);
 
-		if (h && !h->dirty)
+		if (h && !h->dirty) {
+			c->slots[gone] = h->slot; /* the batch buffer is free until the next read */
 			c->evict[gone++] = c->evict[i];
+		}
 	}
 	for (size_t i = 0; i < gone; i++)
-		if (bpf_map_delete_elem(c->entries_fd, &c->evict[i]) && errno != ENOENT)
+		if (bpf_map_delete_elem(c->m.entries_fd, &c->evict[i]) && errno != ENOENT)
 			return -errno;
+	err = free_slots(c, c->slots, gone);
+	if (err)
+		return err;
 	entries_remove(cur, c->evict, gone);
 	/* Forget their halves too: an entry made again later counts from zero. */
 	j = 0;
@@ -196,8 +232,10 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev, st
 
 void collector_free(struct collector *c)
 {
+	if (c->vals)
+		munmap((void *)c->vals, c->vals_bytes);
 	free(c->keys);
-	free(c->vals);
+	free(c->slots);
 	free(c->held);
 	free(c->next);
 	free(c->order);

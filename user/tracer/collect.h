@@ -17,25 +17,36 @@ struct held {
 	struct td_key key;
 	struct td_counts last; /* that half's counts */
 	__u32 dirty;	       /* it has moved on since: the entry is still being charged */
+	__u32 slot;	       /* where its counts are in td_vals */
+};
+
+/* Sorting these, not the entries' values: a read sorts 10,000 of them. */
+struct raw_ref {
+	struct td_key key;
+	__u32 slot; /* where its counts are in td_vals */
 	__u32 pad;
 };
 
-/* Sorting these, not the map's 240-byte values: a read sorts 10,000 of them. */
-struct raw_ref {
-	struct td_key key;
-	__u32 raw; /* index in the batch buffers */
-	__u32 pad;
+/* The BPF maps and program a collector reads and runs (see the BPF program). */
+struct collector_maps {
+	int entries_fd;		  /* td_entries: key -> slot */
+	int vals_fd;		  /* td_vals: counts by slot, memory-mapped here */
+	int free_fd;		  /* td_free_slots: slots given back after deletions */
+	int totals_fd;		  /* td_totals: per-CPU totals by epoch half */
+	int flush_fd;		  /* td_flush: charges the running task, moves the epoch on */
+	volatile __u32 *slot_gen; /* the program's: moved on after deletions */
 };
 
 struct collector {
-	int entries_fd, totals_fd;
-	int flush_fd; /* td_flush: charges the running task, then moves the CPU's epoch on */
-	bool *cpus;   /* CPUs to flush: those being counted (one going offline is dropped) */
-	int nr_cpus;  /* possible CPUs: per-CPU map values come in this many copies */
+	struct collector_maps m;
+	const struct td_val *vals; /* td_vals, mapped read-write (freed slots are zeroed) */
+	size_t vals_bytes;
+	bool *cpus;  /* CPUs to flush: those being counted (one going offline is dropped) */
+	int nr_cpus; /* possible CPUs: per-CPU map values come in this many copies */
 	unsigned int max_entries;
 	__u64 epoch;	     /* epochs closed so far: the half being written is epoch & 1 */
-	struct td_key *keys; /* batch lookup buffers, map-sized */
-	struct td_val *vals;
+	struct td_key *keys; /* batch lookup buffers, map-sized: keys and their slots */
+	__u32 *slots;
 	struct held *held, *next; /* sorted by key: last read, and the one being built */
 	size_t nr_held;
 	struct raw_ref *order; /* the batch, sorted by key */
@@ -46,14 +57,14 @@ struct collector {
 	struct td_key *evict;	   /* scratch for collector_evict_exited */
 };
 
-int collector_init(struct collector *c, int entries_fd, int totals_fd, unsigned int max_entries,
-		   int flush_fd, bool *cpus, const signed char *pmu_of);
+int collector_init(struct collector *c, const struct collector_maps *m, unsigned int max_entries,
+		   bool *cpus, const signed char *pmu_of);
 
 /* Flush every CPU, then read a consistent cut into @s (sorted, cumulative). 0 or -errno. */
 int collector_read(struct collector *c, struct entry_set *s);
 
 /*
- * Delete from the BPF map the entries of exited tasks that @prev and @cur
+ * Delete from the BPF maps the entries of exited tasks that @prev and @cur
  * (two reads in a row) show uncharged, and drop them from @cur, whose
  * counts the caller has already taken. Returns how many went, or -errno.
  */

@@ -163,6 +163,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	bpf_map__set_max_entries(skel->maps.td_counters, most * nr_cpus);
 	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
 	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
+	bpf_map__set_max_entries(skel->maps.td_vals, p->max_entries);
+	bpf_map__set_max_entries(skel->maps.td_free_slots, p->max_entries);
+	skel->rodata->max_slots = p->max_entries;
 }
 
 static int load(struct tracer *tr, const struct options *o)
@@ -184,6 +187,20 @@ static int load(struct tracer *tr, const struct options *o)
 			"tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
 			why);
 	return err;
+}
+
+static int start_collector(struct tracer *tr, const struct plan *p)
+{
+	struct collector_maps m = {
+		.entries_fd = bpf_map__fd(tr->skel->maps.td_entries),
+		.vals_fd = bpf_map__fd(tr->skel->maps.td_vals),
+		.free_fd = bpf_map__fd(tr->skel->maps.td_free_slots),
+		.totals_fd = bpf_map__fd(tr->skel->maps.td_totals),
+		.flush_fd = bpf_program__fd(tr->skel->progs.td_flush),
+		.slot_gen = &tr->skel->bss->slot_gen,
+	};
+
+	return collector_init(&tr->coll, &m, p->max_entries, tr->cpus, tr->pmu_of);
 }
 
 /* Fill the maps, start the counters, choose how members are read. */
@@ -283,9 +300,7 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 		err = start_counting(tr, p);
 	if (err)
 		return err;
-	err = collector_init(&tr->coll, bpf_map__fd(tr->skel->maps.td_entries),
-			     bpf_map__fd(tr->skel->maps.td_totals), p->max_entries,
-			     bpf_program__fd(tr->skel->progs.td_flush), tr->cpus, tr->pmu_of);
+	err = start_collector(tr, p);
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
 		return err;
