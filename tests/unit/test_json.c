@@ -506,6 +506,57 @@ static void test_fixed(void **state)
 	free(text);
 }
 
+/* A tiny PRNG, so that the values are the same in every run. */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* The fast paths write what printf writes: %.Nf digits, and integers as %.15g does. */
+static void test_fast_numbers_match_printf(void **state)
+{
+	static const double edges[] = { 0.005,	0.015, 0.125,	2.675,	 1.005,	  99.995,
+					-0.005, -2.5,  0.49999, 1e9 - 1, 1e9 + 1, 12345.675 };
+	static const unsigned long long ints[] = { 0, 1, 9, 10, 99, 100, 18446744073709551615ULL };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char want[400], *text;
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		struct out o;
+
+		out_open(&o);
+		json_write_u64(o.f, ints[i]);
+		out_close(&o);
+		snprintf(want, sizeof(want), "%llu", ints[i]);
+		assert_string_equal(o.buf, want);
+		free(o.buf);
+	}
+	for (int k = 0; k < 200000; k++) {
+		int decimals = k % 4;
+		double v;
+
+		if (k < (int)(sizeof(edges) / sizeof(edges[0])))
+			v = edges[k];
+		else if (k % 3 == 0) /* percentages, ties at every 1/200 among them */
+			v = (double)(next_rand(&x) % 2000001) / 20000.0 - 50.0;
+		else
+			v = (double)(int64_t)next_rand(&x) / 9.2e18 * pow(10, (double)(k % 12));
+		text = render_fixed(v, decimals);
+		snprintf(want, sizeof(want), "%.*f", decimals, v);
+		assert_string_equal(text, want);
+		free(text);
+		/* Whole numbers below 1e15 skip printf in json_write_double. */
+		v = trunc(fmod(v * 1e6, 1e15));
+		text = render_double(v);
+		snprintf(want, sizeof(want), "%.15g", v);
+		assert_string_equal(text, want);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_double_nonfinite),
 		cmocka_unit_test(test_double_roundtrip),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_fast_numbers_match_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON value writers: always produce valid JSON, whatever the input bytes. */
+#define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/json_writer.h"
@@ -46,49 +49,62 @@ static size_t utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* Does @c pass through json_write_string unchanged? */
+static bool plain_byte(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 void json_write_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
 
-	fputc('"', f);
+	putc_unlocked('"', f);
 	while (p && i < len) {
 		unsigned char c = p[i];
 
+		/* Names and paths are mostly plain ASCII: write each run of it at once. */
+		if (plain_byte(c)) {
+			n = 1;
+			while (i + n < len && plain_byte(p[i + n]))
+				n++;
+			fwrite_unlocked(p + i, 1, n, f);
+			i += n;
+			continue;
+		}
 		switch (c) {
 		case '"':
-			fputs("\\\"", f);
+			fputs_unlocked("\\\"", f);
 			break;
 		case '\\':
-			fputs("\\\\", f);
+			fputs_unlocked("\\\\", f);
 			break;
 		case '\b':
-			fputs("\\b", f);
+			fputs_unlocked("\\b", f);
 			break;
 		case '\f':
-			fputs("\\f", f);
+			fputs_unlocked("\\f", f);
 			break;
 		case '\n':
-			fputs("\\n", f);
+			fputs_unlocked("\\n", f);
 			break;
 		case '\r':
-			fputs("\\r", f);
+			fputs_unlocked("\\r", f);
 			break;
 		case '\t':
-			fputs("\\t", f);
+			fputs_unlocked("\\t", f);
 			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				fprintf(f, "\\u%04x", c);
-			} else if (c < 0x80) {
-				fputc(c, f);
 			} else {
 				n = utf8_seq_len(p + i, len - i);
 				if (n == 0) {
 					/* Resume at the next byte. */
-					fputs("\\ufffd", f);
+					fputs_unlocked("\\ufffd", f);
 				} else {
-					fwrite(p + i, 1, n, f);
+					fwrite_unlocked(p + i, 1, n, f);
 					i += n;
 					continue;
 				}
@@ -97,7 +113,7 @@ void json_write_string(FILE *f, const char *s, size_t len)
 		}
 		i++;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 void json_write_cstring(FILE *f, const char *s, size_t max)
@@ -117,14 +133,29 @@ static void put_number(FILE *f, const char *buf)
 
 	for (p = buf; *p; p++) {
 		if ((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e' || *p == 'E') {
-			fputc(*p, f);
+			putc_unlocked(*p, f);
 			in_point = 0;
 		} else if (!in_point) {
-			fputc('.', f);
+			putc_unlocked('.', f);
 			in_point = 1;
 		}
 	}
 }
+
+void json_write_u64(FILE *f, unsigned long long v)
+{
+	char buf[24];
+	char *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
+/* Below this, an integral double is printed by %.15g as all its digits. */
+#define TD_EXACT_INT 1e15
 
 void json_write_double(FILE *f, double v)
 {
@@ -132,7 +163,14 @@ void json_write_double(FILE *f, double v)
 	int prec;
 
 	if (!isfinite(v)) {
-		fputs("null", f);
+		fputs_unlocked("null", f);
+		return;
+	}
+	/* Counts and scales are mostly whole: the same digits as below, without printf. */
+	if (v == floor(v) && fabs(v) < TD_EXACT_INT && !(v == 0 && signbit(v))) {
+		if (v < 0)
+			putc_unlocked('-', f);
+		json_write_u64(f, (unsigned long long)fabs(v));
 		return;
 	}
 	for (prec = 15; prec <= 17; prec++) {
@@ -143,6 +181,43 @@ void json_write_double(FILE *f, double v)
 	put_number(f, buf);
 }
 
+/*
+ * v rounded to @decimals places (at most 6) in integer arithmetic, as
+ * %.Nf prints it; false when v is too big or too close to a tie for
+ * the product v * 10^N to round the way printf's exact decimal does.
+ */
+static bool write_fixed_fast(FILE *f, double v, int decimals)
+{
+	static const double pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+	char digits[32];
+	char *p = digits + sizeof(digits);
+	unsigned long long n;
+	double scaled;
+
+	if (decimals > 6)
+		return false;
+	scaled = fabs(v) * pow10[decimals];
+	/* Below 1e9 the product is off by at most 6e-8, well inside the margin. */
+	if (!(scaled < 1e9) || fabs(scaled - floor(scaled) - 0.5) < 1e-6)
+		return false;
+	n = (unsigned long long)floor(scaled + 0.5);
+	for (int i = 0; i < decimals; i++) {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	}
+	if (decimals)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	/* printf keeps the sign of a negative value, even one that rounds to zero. */
+	if (signbit(v))
+		*--p = '-';
+	fwrite_unlocked(p, 1, (size_t)(digits + sizeof(digits) - p), f);
+	return true;
+}
+
 void json_write_fixed(FILE *f, double v, int decimals)
 {
 	/* DBL_MAX has 309 integer digits. */
@@ -150,13 +225,15 @@ void json_write_fixed(FILE *f, double v, int decimals)
 	int n;
 
 	if (!isfinite(v)) {
-		fputs("null", f);
+		fputs_unlocked("null", f);
 		return;
 	}
 	if (decimals < 0)
 		decimals = 0;
 	if (decimals > 40)
 		decimals = 40;
+	if (write_fixed_fast(f, v, decimals))
+		return;
 	n = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (n < 0 || (size_t)n >= sizeof(buf)) {
 		json_write_double(f, v);

@@ -18,10 +18,16 @@ void json_write_string(FILE *f, const char *s, size_t len);
 /* Like json_write_string for a NUL-terminated string of at most @max bytes. */
 void json_write_cstring(FILE *f, const char *s, size_t max);
 
+/* An unsigned integer, without printf. */
+void json_write_u64(FILE *f, unsigned long long v);
+
 /* A finite double as a JSON number (shortest round-trip form); NaN and ±inf as null. */
 void json_write_double(FILE *f, double v);
 
-/* A double rounded to @decimals places (for percentages); non-finite as null. */
+/*
+ * A double rounded to @decimals places (for percentages), the digits
+ * printf's %.Nf gives; non-finite as null.
+ */
 void json_write_fixed(FILE *f, double v, int decimals);
 
 #endif /* TD_JSON_H */
