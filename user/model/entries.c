@@ -27,6 +27,7 @@ void entries_sort(struct entry_set *s)
 void entries_free(struct entry_set *s)
 {
 	free(s->v);
+	free(s->spare);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -58,11 +59,13 @@ int entries_diff(const struct entry_set *prev, const struct entry_set *cur, stru
 
 int entries_add(struct entry_set *acc, const struct entry_set *delta)
 {
-	struct entry *out = malloc((acc->nr + delta->nr + 1) * sizeof(*out));
-	size_t i = 0, j = 0, n = 0;
+	size_t i = 0, j = 0, n = 0, cap;
+	struct entry *out;
 
-	if (!out)
+	if (array_reserve((void **)&acc->spare, &acc->spare_cap, acc->nr + delta->nr + 1,
+			  sizeof(*out)))
 		return -ENOMEM;
+	out = acc->spare;
 	while (i < acc->nr || j < delta->nr) {
 		int cmp = i == acc->nr	   ? 1
 			  : j == delta->nr ? -1
@@ -81,9 +84,11 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta)
 			i++;
 		}
 	}
-	free(acc->v);
+	cap = acc->cap;
+	acc->spare = acc->v;
 	acc->v = out;
-	acc->cap = acc->nr + delta->nr + 1;
+	acc->cap = acc->spare_cap;
+	acc->spare_cap = cap;
 	acc->nr = n;
 	totals_add(&acc->totals, &delta->totals);
 	for (int k = 0; k < TD_MAX_PMUS; k++)

@@ -27,6 +27,9 @@ struct entry {
 struct entry_set {
 	struct entry *v; /* sorted by key */
 	size_t nr, cap;
+	/* entries_add merges into this and swaps: no fresh memory at every interval. */
+	struct entry *spare;
+	size_t spare_cap;
 	struct td_cpu_totals totals;		      /* summed over CPUs */
 	struct td_cpu_totals pmu_totals[TD_MAX_PMUS]; /* the same, over each core PMU's CPUs */
 };
