@@ -109,22 +109,7 @@ struct {
 const volatile __u32 max_slots = 10240; /* td_vals' size */
 volatile __u32 slots_used;		/* .bss: slots ever handed out */
 volatile __u32 slot_gen;		/* .bss: moved on by the loader after deletions */
-
-/* What a task last charged: which slot, for which cgroup and core PMU. */
-struct task_slot {
-	u64 cgroup_id;
-	u32 slot;
-	u32 gen; /* slot_gen then */
-	u32 pmu;
-	u32 valid;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct task_slot);
-} td_task_slot SEC(".maps");
+volatile __u32 pids_gen; /* .bss: moved on by the loader when it adds a process to follow */
 
 /*
  * -p and COMMAND: traced processes by tgid. The value is the process's
@@ -262,21 +247,81 @@ static __always_inline bool in_cgroup_filter(struct task_struct *t)
 	return yes;
 }
 
+/* Per task, what it last charged: which slot, for which cgroup and core PMU. */
+struct task_slot {
+	u64 cgroup_id;
+	u32 slot;
+	u32 gen; /* slot_gen then */
+	u32 pmu;
+	u32 valid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_slot);
+} td_task_slot SEC(".maps");
+
+/*
+ * Per CPU, the -p answer for recently seen threads, direct-mapped by
+ * thread id. The answer never changes for a thread (its tgid and start
+ * time are its own for life); its id and its own start time name it (a
+ * reused id comes with another start time). The loader moves pids_gen on
+ * when it adds a process, which empties the cache.
+ */
+#define TD_PID_CACHE 256
+
+struct pid_cache {
+	struct {
+		u64 start;
+		u32 pid;
+		u32 pad;
+		u32 gen; /* pids_gen + 1 then; 0: empty */
+		u32 traced;
+	} slot[TD_PID_CACHE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pid_cache);
+} td_pid_cache SEC(".maps");
+
+/* Is @t a thread of a -p or COMMAND process? */
+static __always_inline bool pid_traced(struct task_struct *t)
+{
+	u64 start = t->start_time, *want;
+	u32 pid = t->pid, zero = 0, i = pid & (TD_PID_CACHE - 1), gen = pids_gen + 1;
+	struct pid_cache *cache = bpf_map_lookup_elem(&td_pid_cache, &zero);
+	u32 tgid = t->tgid;
+	bool yes;
+
+	if (cache && cache->slot[i].pid == pid && cache->slot[i].start == start &&
+	    cache->slot[i].gen == gen)
+		return cache->slot[i].traced;
+	want = bpf_map_lookup_elem(&td_traced_tgids, &tgid);
+	if (!want)
+		yes = false;
+	else if (*want == 0)
+		yes = (*want = t->group_leader->start_time, true);
+	else
+		yes = *want == t->group_leader->start_time;
+	if (cache) {
+		cache->slot[i].pid = pid;
+		cache->slot[i].start = start;
+		cache->slot[i].gen = gen;
+		cache->slot[i].traced = yes;
+	}
+	return yes;
+}
+
 /* -c and -p together trace the intersection. */
 static __always_inline bool traced(struct task_struct *t)
 {
-	if (filter_pids) {
-		u64 start = t->group_leader->start_time;
-		u32 tgid = t->tgid;
-		u64 *want = bpf_map_lookup_elem(&td_traced_tgids, &tgid);
-
-		if (!want)
-			return false;
-		if (*want == 0)
-			*want = start;
-		else if (*want != start)
-			return false;
-	}
+	if (filter_pids && !pid_traced(t))
+		return false;
 	if (nr_cgroup_filters && !in_cgroup_filter(t))
 		return false;
 	return true;

@@ -333,6 +333,8 @@ int tracer_follow(struct tracer *tr, pid_t tgid)
 		err = -errno;
 		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
 	}
+	/* A task that asked before this was added asks again (see pid_traced). */
+	__atomic_fetch_add(&tr->skel->bss->pids_gen, 1, __ATOMIC_SEQ_CST);
 	return err;
 }
 
