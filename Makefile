@@ -134,10 +134,14 @@ $(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
 $(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
 
+# Crowds for the user-space part: CPU, RSS and drops at each size (issue 16).
+BENCH_TASKS ?= 1000 10000 30000
+
 bench: deps
 	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
 	bench/run.sh
-	bench/userspace.sh
+	for n in $(BENCH_TASKS); do TASKS=$$n CGROUPS=$$((n / 10)) bench/userspace.sh || exit 1; done
+	bench/compare.sh
 
 # Not in make check (it takes 10 minutes); its result is quoted in BENCHMARKS.md.
 soak: deps

@@ -50,8 +50,12 @@ measure() {
 }
 
 ticks=$(getconf CLK_TCK)
+# The entry map as sized at start with this crowd alive (said by --probe).
+map=$("$B/tdtrace" --probe 2>/dev/null | sed -n 's/^ *map: *//p')
 table=$(measure table)
 json=$(measure json)
+# Slices charged to overflow over the whole json run (the summary's system line).
+drops=$(grep '"type":"system","phase":"summary"' "$TMP/out" | sed -n 's/.*"task_drops":\([0-9]*\).*/\1/p')
 rows=$(grep -c '"phase":"interval","interval":3,' "$TMP/out")
 procs=$(grep '"phase":"interval","interval":3,' "$TMP/out" | grep -c '"type":"process"')
 cgs=$(grep '"phase":"interval","interval":3,' "$TMP/out" | grep -c '"type":"cgroup"')
@@ -60,6 +64,8 @@ echo "| what | figure |"
 echo "| --- | --- |"
 echo "| live processes / cgroups made | $TASKS / $CGROUPS (each process wakes every 500 ms) |"
 echo "| rows in one interval with --json (process, cgroup, system lines) | $rows ($procs process, $cgs cgroup) |"
+echo "| entry map at start | $map |"
+echo "| slices dropped, map full (summary task_drops, json run) | ${drops:-?} |"
 for m in table json; do
 	eval "set -- \$$m"
 	awk -v m="$m" -v c="$1" -v t="$ticks" -v run="$RUN" -v rss="$2" 'BEGIN {
