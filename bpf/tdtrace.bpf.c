@@ -634,6 +634,7 @@ static __always_inline s64 new_slot(struct task_struct *prev, const struct td_ke
 	if (!val)
 		return -1;
 	/* The loader zeroed a freed slot before giving it back. */
+	val->key = *key;
 	if (charge_tasks) {
 		val->tgid = prev->tgid;
 		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), owner->comm);
@@ -643,6 +644,7 @@ static __always_inline s64 new_slot(struct task_struct *prev, const struct td_ke
 		bpf_map_push_elem(&td_free_slots, &slot, 0);
 		return -1;
 	}
+	val->used = 1;
 	return slot;
 }
 

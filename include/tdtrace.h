@@ -70,6 +70,14 @@ struct td_val {
 	__u32 tgid;
 	__u32 flags; /* TD_TASK_EXITED */
 	char comm[TD_COMM_LEN];
+	/*
+	 * The entry's key, so that the loader reads entries from the mapped
+	 * array alone. used is set once the key is in td_entries (x86's
+	 * stores are seen in order: the key before it); 0 in a free slot.
+	 */
+	struct td_key key;
+	__u32 used;
+	__u32 pad;
 };
 
 /* The idle tasks (pid 0) are charged to this pseudo cgroup id. */

@@ -29,12 +29,13 @@ struct raw_ref {
 
 /* The BPF maps and program a collector reads and runs (see the BPF program). */
 struct collector_maps {
-	int entries_fd;		  /* td_entries: key -> slot */
-	int vals_fd;		  /* td_vals: counts by slot, memory-mapped here */
-	int free_fd;		  /* td_free_slots: slots given back after deletions */
-	int totals_fd;		  /* td_totals: per-CPU totals by epoch half */
-	int flush_fd;		  /* td_flush: charges the running task, moves the epoch on */
-	volatile __u32 *slot_gen; /* the program's: moved on after deletions */
+	int entries_fd;		    /* td_entries: key -> slot */
+	int vals_fd;		    /* td_vals: counts by slot, memory-mapped here */
+	int free_fd;		    /* td_free_slots: slots given back after deletions */
+	int totals_fd;		    /* td_totals: per-CPU totals by epoch half */
+	int flush_fd;		    /* td_flush: charges the running task, moves the epoch on */
+	volatile __u32 *slot_gen;   /* the program's: moved on after deletions */
+	volatile __u32 *slots_used; /* the program's: slots handed out so far */
 };
 
 struct collector {
@@ -44,9 +45,8 @@ struct collector {
 	bool *cpus;  /* CPUs to flush: those being counted (one going offline is dropped) */
 	int nr_cpus; /* possible CPUs: per-CPU map values come in this many copies */
 	unsigned int max_entries;
-	__u64 epoch;	     /* epochs closed so far: the half being written is epoch & 1 */
-	struct td_key *keys; /* batch lookup buffers, map-sized: keys and their slots */
-	__u32 *slots;
+	__u64 epoch;		  /* epochs closed so far: the half being written is epoch & 1 */
+	__u32 *slots;		  /* scratch, map-sized */
 	struct held *held, *next; /* sorted by key: last read, and the one being built */
 	size_t nr_held;
 	struct raw_ref *order; /* the batch, sorted by key */

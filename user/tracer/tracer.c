@@ -198,6 +198,7 @@ static int start_collector(struct tracer *tr, const struct plan *p)
 		.totals_fd = bpf_map__fd(tr->skel->maps.td_totals),
 		.flush_fd = bpf_program__fd(tr->skel->progs.td_flush),
 		.slot_gen = &tr->skel->bss->slot_gen,
+		.slots_used = &tr->skel->bss->slots_used,
 	};
 
 	return collector_init(&tr->coll, &m, p->max_entries, tr->cpus, tr->pmu_of);
