@@ -141,7 +141,7 @@ bench: deps
 	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
 	bench/run.sh
 	for n in $(BENCH_TASKS); do TASKS=$$n CGROUPS=$$((n / 10)) bench/userspace.sh || exit 1; done
-	bench/compare.sh
+	bench/versus.sh
 
 # Not in make check (it takes 10 minutes); its result is quoted in BENCHMARKS.md.
 soak: deps

@@ -22,11 +22,16 @@ trap cleanup EXIT INT TERM
 mkdir -p "$DIR"
 "$B/tasks" "$DIR" "$TASKS" "$CGROUPS" 500 2>"$TMP/crowd" &
 crowd=$!
-for _ in $(seq 600); do
+# Forking 30,000 takes a while here: up to 10 ms a process.
+for _ in $(seq $((TASKS / 10 + 600))); do
 	grep -q ready "$TMP/crowd" && break
 	sleep 0.1
 done
 cat "$TMP/crowd" >&2
+if ! grep -q ready "$TMP/crowd"; then
+	echo "userspace: the crowd of $TASKS is not ready; not measured" >&2
+	exit 1
+fi
 
 # Measure one tdtrace run; $1 is "table" or "json". Prints "cpu_ticks rss_kib".
 measure() {

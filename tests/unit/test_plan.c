@@ -290,8 +290,8 @@ static void test_models_unknown_cpu(void **state)
 }
 
 /*
- * The entry map's size: 4 per thread at start, at least 10240, at most 1%
- * of memory (an entry is sizeof(td_key) + sizeof(td_val) + 64 bytes), or
+ * The entry map's size: 4 per thread at start, at most 2 x pid_max, at
+ * least 10240, at most 1% of memory (an entry is sizeof(td_key) + sizeof(td_val) + 64 bytes), or
  * what the user gave.
  */
 static void test_map_size(void **state)
@@ -311,6 +311,12 @@ static void test_map_size(void **state)
 	sz.mem_bytes = 1ULL << 30; /* 1% of 1 GiB holds fewer */
 	plan_map_size(&fx->o, &sz, &fx->p);
 	assert_int_equal(fx->p.max_entries, (1ULL << 30) / 100 / entry);
+	sz.mem_bytes = 64ULL << 30;
+	sz.pid_max = 32768; /* 50000 threads cannot all be alive under it: 2 x pid_max */
+	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.max_entries, 65536);
+	assert_non_null(strstr(fx->p.map_note, "2 x pid_max 32768"));
+	sz.pid_max = 0; /* unknown: no bound from it */
 	sz.threads = 2000000; /* never past 4000000, whatever the memory */
 	sz.mem_bytes = 1ULL << 50;
 	plan_map_size(&fx->o, &sz, &fx->p);

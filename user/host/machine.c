@@ -89,7 +89,7 @@ int machine_prepare(const struct options *o, struct machine *m)
 	if (err) {
 		fprintf(stderr,
 			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
-			"CONFIG_DEBUG_INFO_BTF=y (5.10 or later), or --btf FILE\n",
+			"CONFIG_DEBUG_INFO_BTF=y (5.12 or later), or --btf FILE\n",
 			options_shown(btf, (size_t)-1), strerror(-err));
 		return err;
 	}

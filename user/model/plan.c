@@ -121,6 +121,9 @@ void plan_map_size(const struct options *o, const struct machine_size *sz, struc
 	}
 	want = 4ULL * sz->threads;
 	cap = sz->mem_bytes ? sz->mem_bytes / 100 / TD_ENTRY_BYTES : TD_MAX_ENTRIES;
+	/* No more tasks than pid_max are alive at once: two entries each is plenty. */
+	if (sz->pid_max && want > 2ULL * sz->pid_max)
+		want = 2ULL * sz->pid_max;
 	if (want < TD_MIN_ENTRIES)
 		want = TD_MIN_ENTRIES;
 	if (want > cap)
@@ -129,9 +132,9 @@ void plan_map_size(const struct options *o, const struct machine_size *sz, struc
 		want = TD_MAX_ENTRIES;
 	p->max_entries = want;
 	snprintf(p->map_note, sizeof(p->map_note),
-		 "%u entries of %zu bytes (%lu threads at start, x4, at least %d, at most 1%% of "
-		 "memory)",
-		 p->max_entries, TD_ENTRY_BYTES, sz->threads, TD_MIN_ENTRIES);
+		 "%u entries of %zu bytes (%lu threads at start, x4, at most 2 x pid_max %lu, at "
+		 "least %d, at most 1%% of memory)",
+		 p->max_entries, TD_ENTRY_BYTES, sz->threads, sz->pid_max, TD_MIN_ENTRIES);
 }
 
 /* BPF maps, programs, links and BTF, stdio, -o, the command's pipes: a generous bound. */

@@ -57,7 +57,8 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 /*
  * The entry map's size without --max-tasks (or --max-cgroups): 4 entries
  * per thread running at start (processes churn and move between cgroups),
- * at least 10240, at most 1% of memory and 4000000; said in p->map_note.
+ * at most 2 per pid_max (no more tasks are alive at once), at least
+ * 10240, at most 1% of memory and 4000000; said in p->map_note.
  */
 void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p);
 
