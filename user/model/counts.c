@@ -56,34 +56,3 @@ double td_counts_group_scale(const struct td_counts *c, int group)
 		return (double)enabled / (double)running;
 	return 1.0;
 }
-
-int td_key_cmp(const struct td_key *a, const struct td_key *b)
-{
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	if (a->start_ns != b->start_ns)
-		return a->start_ns < b->start_ns ? -1 : 1;
-	if (a->cgroup_id != b->cgroup_id)
-		return a->cgroup_id < b->cgroup_id ? -1 : 1;
-	/* Last: one PMU's entries, taken alone, stay in (id, start, cgroup) order. */
-	if (a->pmu != b->pmu)
-		return a->pmu < b->pmu ? -1 : 1;
-	return 0;
-}
-
-bool td_same_task(const struct td_key *a, const struct td_key *b)
-{
-	return a->id == b->id && a->start_ns == b->start_ns;
-}
-
-void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *j,
-		  const struct td_key *key)
-{
-	const char *base = v;
-
-	while (*j < n && td_key_cmp((const void *)(base + *j * size + key_off), key) < 0)
-		(*j)++;
-	if (*j < n && !td_key_cmp((const void *)(base + *j * size + key_off), key))
-		return (void *)(base + *j * size);
-	return NULL;
-}

@@ -33,11 +33,29 @@ void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t);
 void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 		struct td_cpu_totals *out);
 
-/* Order of entries: by id, start time, then cgroup. */
-int td_key_cmp(const struct td_key *a, const struct td_key *b);
+/*
+ * Order of entries: by id, start time, then cgroup. Inline, with the two
+ * below: every interval runs them several times per entry.
+ */
+static inline int td_key_cmp(const struct td_key *a, const struct td_key *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	if (a->cgroup_id != b->cgroup_id)
+		return a->cgroup_id < b->cgroup_id ? -1 : 1;
+	/* Last: one PMU's entries, taken alone, stay in (id, start, cgroup) order. */
+	if (a->pmu != b->pmu)
+		return a->pmu < b->pmu ? -1 : 1;
+	return 0;
+}
 
 /* The same process (or thread): id and start time, any cgroup. */
-bool td_same_task(const struct td_key *a, const struct td_key *b);
+static inline bool td_same_task(const struct td_key *a, const struct td_key *b)
+{
+	return a->id == b->id && a->start_ns == b->start_ns;
+}
 
 /*
  * Sorted merge, the one way two sorted arrays are walked in step. @v has
@@ -46,8 +64,17 @@ bool td_same_task(const struct td_key *a, const struct td_key *b);
  * @key and returns it if its key equals @key, else NULL. Seeking keys in
  * increasing order visits each element of @v at most once.
  */
-void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *j,
-		  const struct td_key *key);
+static inline void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *j,
+				const struct td_key *key)
+{
+	const char *base = v;
+
+	while (*j < n && td_key_cmp((const void *)(base + *j * size + key_off), key) < 0)
+		(*j)++;
+	if (*j < n && !td_key_cmp((const void *)(base + *j * size + key_off), key))
+		return (void *)(base + *j * size);
+	return NULL;
+}
 
 /* td_key_seek over an array of structs with a `key` member, or of keys (TD_KEYS). */
 #define TD_SEEK(arr, n, j, k)                                                                      \
