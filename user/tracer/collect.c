@@ -35,9 +35,13 @@ int collector_init(struct collector *c, const struct collector_maps *m, unsigned
 	c->held = calloc(max_entries, sizeof(*c->held));
 	c->next = calloc(max_entries, sizeof(*c->next));
 	c->order = calloc(max_entries, sizeof(*c->order));
+	c->fresh = calloc(max_entries, sizeof(*c->fresh));
+	c->merged = calloc(max_entries, sizeof(*c->merged));
+	c->listed = calloc(max_entries, sizeof(*c->listed));
 	c->evict = calloc(max_entries, sizeof(*c->evict));
 	c->percpu = calloc(c->nr_cpus, sizeof(*c->percpu));
-	if (!c->slots || !c->held || !c->next || !c->order || !c->evict || !c->percpu) {
+	if (!c->slots || !c->held || !c->next || !c->order || !c->fresh || !c->merged ||
+	    !c->listed || !c->evict || !c->percpu) {
 		collector_free(c);
 		return -ENOMEM;
 	}
@@ -72,38 +76,54 @@ static int flush(struct collector *c)
 	return run_on_cpus(c->m.flush_fd, c->cpus, c->nr_cpus);
 }
 
+static int cmp_raw_ref(const void *a, const void *b)
+{
+	return td_key_cmp(&((const struct raw_ref *)a)->key, &((const struct raw_ref *)b)->key);
+}
+
 /*
- * The entries in use, from the mapped array (no copy, no syscall): their
- * keys and slots into c->order. The slots past slots_used were never
+ * The entries in use, sorted by key, in c->order: those listed at the
+ * last read, and the slots the program has filled since, found in the
+ * mapped array (no copy, no syscall). Only these are sorted. A slot's key
+ * stays the same while it is in use; slots past slots_used were never
  * handed out.
  */
 static size_t list_entries(struct collector *c)
 {
-	size_t n = 0, used = *c->m.slots_used;
+	size_t nf = 0, i = 0, j = 0, n = 0, used = *c->m.slots_used;
+	struct raw_ref *swap;
 
 	if (used > c->max_entries)
 		used = c->max_entries;
-	for (size_t i = 0; i < used; i++) {
-		const struct td_val *v = &c->vals[i];
+	for (size_t k = 0; k < used; k++) {
+		const struct td_val *v = &c->vals[k];
 
-		if (!__atomic_load_n(&v->used, __ATOMIC_ACQUIRE))
+		if (c->listed[k] || !__atomic_load_n(&v->used, __ATOMIC_ACQUIRE))
 			continue;
-		c->order[n].key = v->key;
-		c->order[n].slot = i;
-		n++;
+		c->fresh[nf].key = v->key;
+		c->fresh[nf++].slot = k;
+		c->listed[k] = 1;
 	}
+	if (!nf)
+		return c->nr_order;
+	qsort(c->fresh, nf, sizeof(*c->fresh), cmp_raw_ref);
+	while (i < c->nr_order || j < nf)
+		if (j == nf || (i < c->nr_order && cmp_raw_ref(&c->order[i], &c->fresh[j]) < 0))
+			c->merged[n++] = c->order[i++];
+		else
+			c->merged[n++] = c->fresh[j++];
+	swap = c->order;
+	c->order = c->merged;
+	c->merged = swap;
+	c->nr_order = n;
 	return n;
-}
-
-static int cmp_raw_ref(const void *a, const void *b)
-{
-	return td_key_cmp(&((const struct raw_ref *)a)->key, &((const struct raw_ref *)b)->key);
 }
 
 /* Give back the slots of deleted entries, zeroed, after a new slot_gen. */
 static int free_slots(struct collector *c, const __u32 *slots, size_t n)
 {
 	struct td_val *vals = (struct td_val *)c->vals;
+	size_t kept = 0;
 
 	if (!n)
 		return 0;
@@ -111,9 +131,15 @@ static int free_slots(struct collector *c, const __u32 *slots, size_t n)
 	__atomic_fetch_add(c->m.slot_gen, 1, __ATOMIC_SEQ_CST);
 	for (size_t i = 0; i < n; i++) {
 		memset(&vals[slots[i]], 0, sizeof(vals[slots[i]]));
+		c->listed[slots[i]] = 0;
 		if (bpf_map_update_elem(c->m.free_fd, NULL, &slots[i], BPF_ANY))
 			return -errno;
 	}
+	/* Out of the sorted list too, keeping its order. */
+	for (size_t i = 0; i < c->nr_order; i++)
+		if (c->listed[c->order[i].slot])
+			c->order[kept++] = c->order[i];
+	c->nr_order = kept;
 	return 0;
 }
 
@@ -143,7 +169,6 @@ int collector_read(struct collector *c, struct entry_set *s)
 			totals_add(&c->pmu_totals_half[closed][pmu], &c->percpu[cpu]);
 	}
 
-	qsort(c->order, nr, sizeof(*c->order), cmp_raw_ref);
 	if (entries_reserve(s, nr))
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++) {
@@ -220,6 +245,9 @@ void collector_free(struct collector *c)
 	free(c->held);
 	free(c->next);
 	free(c->order);
+	free(c->fresh);
+	free(c->merged);
+	free(c->listed);
 	free(c->evict);
 	free(c->percpu);
 	memset(c, 0, sizeof(*c));

@@ -49,7 +49,13 @@ struct collector {
 	__u32 *slots;		  /* scratch, map-sized */
 	struct held *held, *next; /* sorted by key: last read, and the one being built */
 	size_t nr_held;
-	struct raw_ref *order; /* the batch, sorted by key */
+	/*
+	 * The entries in use, sorted by key, kept from read to read: a read
+	 * sorts only the entries new since the last, and merges them in.
+	 */
+	struct raw_ref *order, *fresh, *merged;
+	size_t nr_order;
+	__u8 *listed; /* by slot: in order */
 	struct td_cpu_totals *percpu;
 	struct td_cpu_totals totals_half[2];		      /* summed over CPUs */
 	struct td_cpu_totals pmu_totals_half[2][TD_MAX_PMUS]; /* over each PMU's CPUs */
