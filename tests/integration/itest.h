@@ -385,12 +385,11 @@ static inline char *itest_stderr(const struct itest_proc *p)
  * skip goes to @skip and true is returned. Anything else is a failure,
  * told in @error. Releases @td either way.
  */
-static inline bool itest_early_exit(struct itest_proc *td, char *skip, size_t skip_len,
-				    char *error, size_t error_len)
+static inline bool itest_early_exit(struct itest_proc *td, char *skip, size_t skip_len, char *error,
+				    size_t error_len)
 {
 	char *e = itest_stderr(td);
-	bool can_not_run =
-		itest_exit_code(td) == 1 && e && (strstr(e, "BPF") || strstr(e, "BTF"));
+	bool can_not_run = itest_exit_code(td) == 1 && e && (strstr(e, "BPF") || strstr(e, "BTF"));
 
 	if (can_not_run)
 		snprintf(skip, skip_len, "tdtrace --software cannot load its BPF programs here: %s",
@@ -609,6 +608,38 @@ static inline int itest_schedstat_ns(pid_t pid, uint64_t *ns)
 		*ns = v;
 	free(text);
 	return ret;
+}
+
+/*
+ * Time the hypervisor took from this guest's CPUs so far, all CPUs summed
+ * (/proc/stat's steal column, in ns): 0 on bare metal. With
+ * PARAVIRT_TIME_ACCOUNTING the kernel leaves it out of schedstat and
+ * cpu.stat, while cpu-clock (--software) runs on through it; a comparison
+ * of the two may differ by up to the steal of its window.
+ */
+static inline uint64_t itest_steal_ns(void)
+{
+	unsigned long long f[8] = { 0 };
+	char *text = itest_read_file("/proc/stat");
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!text)
+		return 0;
+	/* cpu  user nice system idle iowait irq softirq steal */
+	if (sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+		   &f[4], &f[5], &f[6], &f[7]) != 8)
+		f[7] = 0;
+	free(text);
+	return hz > 0 ? f[7] * (1000000000ULL / (uint64_t)hz) : 0;
+}
+
+/*
+ * The tolerance, in percent of @want_ns, for a --software comparison with
+ * the kernel's accounting: @pct, plus the steal seen in its window.
+ */
+static inline double itest_tolerance_pct(double pct, double want_ns, uint64_t steal_ns)
+{
+	return want_ns > 0 ? pct + 100.0 * (double)steal_ns / want_ns : pct;
 }
 
 /* Kill and reap every child still tracked; leave the cgroups alone. */

@@ -48,6 +48,7 @@ struct run {
 	char left_names[1024];
 	struct spun spun[2];
 	int nr_spun;
+	uint64_t steal_ns; /* the hypervisor's, while the spinners ran (itest_steal_ns) */
 };
 
 static struct run run_a, run_b;
@@ -183,6 +184,7 @@ static void do_run(struct run *r, bool per_thread)
 	}
 	r->have_ids = !itest_td_ids_of(td.pid, &r->ids);
 
+	r->steal_ns = itest_steal_ns();
 	if (per_thread) {
 		r->nr_spun = 1;
 		spin_in_cgroup(r, &r->spun[0], "tdtrace-itest-threads", "0.8", "2");
@@ -192,6 +194,10 @@ static void do_run(struct run *r, bool per_thread)
 			spin_in_cgroup(r, &r->spun[1], "tdtrace-itest-multi", "0.8", "2");
 	}
 
+	r->steal_ns = itest_steal_ns() - r->steal_ns;
+	if (r->steal_ns)
+		print_message("the hypervisor stole %.3f s of CPU during the run: allowed on top\n",
+			      r->steal_ns / 1e9);
 	r->exit_code = itest_signal_and_wait(&td, SIGINT, STOP_MS);
 	r->out = itest_stdout(&td);
 	r->err = itest_stderr(&td);
@@ -277,8 +283,9 @@ static void test_process_and_cgroup_attribution(void **state)
 
 	/* It did spin: the references themselves are about 1.5 s. */
 	assert_true(s->schedstat_ns > 1400000000ULL);
-	assert_true(fabs(proc_err) <= TOLERANCE_PCT);
-	assert_true(fabs(cg_err) <= TOLERANCE_PCT);
+	assert_true(fabs(proc_err) <=
+		    itest_tolerance_pct(TOLERANCE_PCT, s->schedstat_ns, r->steal_ns));
+	assert_true(fabs(cg_err) <= itest_tolerance_pct(TOLERANCE_PCT, want_cg, r->steal_ns));
 	/* exec renamed the row; the exit was seen; the cgroup is named by its path. */
 	assert_string_equal(itest_jstr(proc, "comm"), "spin");
 	assert_true(json_is_true(json_object_get(proc, "exited")));
@@ -304,7 +311,7 @@ static void test_multithreaded_process(void **state)
 		      (int)s->pid, proc_ns, want, err);
 
 	assert_true(want > 1500000000.0); /* 2 x 0.8 s */
-	assert_true(fabs(err) <= TOLERANCE_PCT);
+	assert_true(fabs(err) <= itest_tolerance_pct(TOLERANCE_PCT, want, r->steal_ns));
 	assert_true(json_is_true(json_object_get(proc, "exited")));
 }
 
@@ -414,14 +421,15 @@ static void test_per_thread(void **state)
 		assert_int_equal(itest_jint(row, "pid"), s->pid);
 		assert_true(s->tid[t] != s->pid);
 		/* Each row holds that thread's time, not its sibling's too. */
-		assert_true(fabs(error_pct(ns, s->tid_ns[t])) <= TOLERANCE_PCT);
+		assert_true(fabs(error_pct(ns, s->tid_ns[t])) <=
+			    itest_tolerance_pct(TOLERANCE_PCT, s->tid_ns[t], r->steal_ns));
 		sum += ns;
 	}
 	want = s->usage_usec * 1000.0;
 	err = error_pct(sum, want);
 	print_message("threads sum %.0f, cgroup usage_usec*1000 %.0f: error %+.3f%%\n", sum, want,
 		      err);
-	assert_true(fabs(err) <= TOLERANCE_PCT);
+	assert_true(fabs(err) <= itest_tolerance_pct(TOLERANCE_PCT, want, r->steal_ns));
 }
 
 /* 5. Once tdtrace has exited on SIGINT, none of its td_ programs or maps remains. */
