@@ -1240,6 +1240,43 @@ static void test_view_cgroup_order(void **state)
 	snapshot_free(&v);
 }
 
+/*
+ * Many entries over many cgroups whose ids are far apart, the idle
+ * pseudo cgroup 0 among them: each cgroup's row is the sum of its entries
+ * (worked out here by brute force), and the rows come in id order.
+ */
+static void test_view_many_cgroups(void **state)
+{
+	enum { NR_CG = 257, NR = 3000 };
+	struct entry_set s = { 0 };
+	struct snapshot v = { 0 };
+	__u64 ids[NR_CG];
+
+	(void)state;
+	for (int c = 0; c < NR_CG; c++)
+		ids[c] = c ? ((__u64)c << 40) ^ (0x9e3779b97f4a7c15ull * (__u64)c) : 0;
+	for (__u32 i = 1; i <= NR; i++)
+		push(&s, ent(i, i, ids[(i * 31) % NR_CG], i, 1));
+	entries_sort(&s);
+	assert_int_equal(entries_view(&s, -1, false, &v), 0);
+	assert_int_equal(v.nr_cgroups, NR_CG);
+	for (size_t k = 0; k < v.nr_cgroups; k++) {
+		__u64 want = 0, slices = 0;
+
+		for (__u32 i = 1; i <= NR; i++)
+			if (ids[(i * 31) % NR_CG] == v.cgroups[k].id) {
+				want += i;
+				slices++;
+			}
+		assert_true(slices > 0);
+		assert_counts_are(&v.cgroups[k].c, want, slices);
+		if (k)
+			assert_true(v.cgroups[k - 1].id < v.cgroups[k].id);
+	}
+	entries_free(&s);
+	snapshot_free(&v);
+}
+
 /* ----------------------------------------------------- the loop, end to end */
 
 /*
@@ -1337,6 +1374,7 @@ int main(void)
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_view_per_pmu),
 		cmocka_unit_test(test_view_cgroup_order),
+		cmocka_unit_test(test_view_many_cgroups),
 		cmocka_unit_test(test_intervals_with_eviction),
 	};
 

@@ -168,6 +168,8 @@ void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n)
 {
 	size_t j = 0, out = 0;
 
+	if (!n)
+		return;
 	for (size_t i = 0; i < s->nr; i++)
 		if (!TD_SEEK_KEYS(keys, n, &j, &s->v[i].key))
 			s->v[out++] = s->v[i];
@@ -205,6 +207,9 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 	struct entry **exited, *folded;
 	size_t nr_exited, nr_fold, nr_folded = 0, out = 0;
 
+	/* Fewer entries than that in all: no walk needed. */
+	if (acc->nr <= keep)
+		return 0;
 	nr_exited = foldable(acc, NULL);
 	if (nr_exited <= keep)
 		return 0;
@@ -268,7 +273,13 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 	return nr_fold;
 }
 
-/* Sorting these rather than the 100-byte samples: a view sorts 10,000 of them. */
+/* Is @e in the view of @pmu (-1: every PMU)? */
+static bool of_pmu(const struct entry *e, int pmu)
+{
+	return pmu < 0 || e->key.pmu == (__u32)pmu;
+}
+
+/* A cgroup id and where its row goes. */
 struct id_ref {
 	__u64 id;
 	size_t idx;
@@ -278,22 +289,79 @@ static int cmp_id_ref(const void *a, const void *b)
 {
 	const struct id_ref *x = a, *y = b;
 
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Is @e in the view of @pmu (-1: every PMU)? */
-static bool of_pmu(const struct entry *e, int pmu)
+/*
+ * Open addressing over cgroup ids: @tab has 2^@bits cells, each 0 or one
+ * plus an index into @ids. Returns the cell of @id, or the empty cell
+ * where it would go.
+ */
+static size_t *id_cell(size_t *tab, unsigned int bits, const struct id_ref *ids, __u64 id)
 {
-	return pmu < 0 || e->key.pmu == (__u32)pmu;
+	size_t mask = ((size_t)1 << bits) - 1, i = (id * 0x9e3779b97f4a7c15ull) >> (64 - bits);
+
+	while (tab[i] && ids[tab[i] - 1].id != id)
+		i = (i + 1) & mask;
+	return &tab[i];
+}
+
+/*
+ * The cgroup rows of @s's entries of @pmu, in id order: the distinct
+ * cgroups are found through a hash of their ids (at most as many as
+ * entries, usually ten times fewer), sorted, then every entry is added to
+ * its row. Sorting every entry by cgroup cost more than all of this.
+ */
+static int cgroup_view(const struct entry_set *s, int pmu, struct snapshot *view)
+{
+	unsigned int bits = 1;
+	struct id_ref *ids;
+	size_t *tab, nr = 0;
+
+	while (((size_t)1 << bits) < 2 * s->nr)
+		bits++;
+	tab = calloc((size_t)1 << bits, sizeof(*tab));
+	ids = malloc((s->nr ? s->nr : 1) * sizeof(*ids));
+	if (!tab || !ids) {
+		free(tab);
+		free(ids);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->nr; i++) {
+		size_t *cell;
+
+		if (!of_pmu(&s->v[i], pmu))
+			continue;
+		cell = id_cell(tab, bits, ids, s->v[i].key.cgroup_id);
+		if (!*cell) {
+			ids[nr] = (struct id_ref){ .id = s->v[i].key.cgroup_id };
+			*cell = ++nr;
+		}
+	}
+	qsort(ids, nr, sizeof(*ids), cmp_id_ref);
+	/* Each cell now points at its cgroup's row, found again by id. */
+	memset(tab, 0, ((size_t)1 << bits) * sizeof(*tab));
+	for (size_t k = 0; k < nr; k++) {
+		*id_cell(tab, bits, ids, ids[k].id) = k + 1;
+		view->cgroups[k].id = ids[k].id;
+		memset(&view->cgroups[k].c, 0, sizeof(view->cgroups[k].c));
+	}
+	for (size_t i = 0; i < s->nr; i++) {
+		size_t row;
+
+		if (!of_pmu(&s->v[i], pmu))
+			continue;
+		row = *id_cell(tab, bits, ids, s->v[i].key.cgroup_id) - 1;
+		td_counts_add(&view->cgroups[row].c, &s->v[i].c);
+	}
+	view->nr_cgroups = nr;
+	free(tab);
+	free(ids);
+	return 0;
 }
 
 int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view)
 {
-	struct id_ref *order;
-	size_t nr = 0;
-
 	if (snapshot_reserve(view, with_tasks ? s->nr : 0, s->nr))
 		return -ENOMEM;
 	view->nr_tasks = 0;
@@ -326,27 +394,8 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 		memcpy(t->val.comm, most->comm, sizeof(t->val.comm));
 		view->nr_tasks++;
 	}
-	order = malloc((s->nr ? s->nr : 1) * sizeof(*order));
-	if (!order)
+	if (cgroup_view(s, pmu, view))
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr; i++)
-		if (of_pmu(&s->v[i], pmu))
-			order[nr++] = (struct id_ref){ .id = s->v[i].key.cgroup_id, .idx = i };
-	qsort(order, nr, sizeof(*order), cmp_id_ref);
-	view->nr_cgroups = 0;
-	for (size_t i = 0; i < nr; i++) {
-		struct cgroup_sample *last =
-			view->nr_cgroups ? &view->cgroups[view->nr_cgroups - 1] : NULL;
-		const struct entry *e = &s->v[order[i].idx];
-
-		if (last && last->id == order[i].id) {
-			td_counts_add(&last->c, &e->c);
-		} else {
-			view->cgroups[view->nr_cgroups].id = order[i].id;
-			view->cgroups[view->nr_cgroups++].c = e->c;
-		}
-	}
-	free(order);
 	view->totals = pmu < 0 ? s->totals : s->pmu_totals[pmu];
 	return 0;
 }

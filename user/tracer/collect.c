@@ -227,6 +227,8 @@ int collector_evict_exited(struct collector *c, const struct entry_set *prev, st
 	err = free_slots(c, c->slots, gone);
 	if (err)
 		return err;
+	if (!gone)
+		return 0;
 	entries_remove(cur, c->evict, gone);
 	/* Forget their halves too: an entry made again later counts from zero. */
 	j = 0;
