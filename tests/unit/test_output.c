@@ -25,8 +25,8 @@
 #include "sorted_snapshot.h"
 
 /* perf's names for the testlake row's nodes, in enum td_l1 / td_l2 order. */
-static const char *const l1_names[] = { "tma_retiring", "tma_bad_speculation",
-					"tma_frontend_bound", "tma_backend_bound" };
+static const char *const l1_names[] = { "tma_retiring", "tma_bad_speculation", "tma_frontend_bound",
+					"tma_backend_bound" };
 static const char *const l2_names[TD_NR_L2] = {
 	"tma_heavy_operations", "tma_light_operations", "tma_branch_mispredicts",
 	"tma_machine_clears",	"tma_fetch_latency",	"tma_fetch_bandwidth",
@@ -701,6 +701,47 @@ static void test_report_sort_scaled(void **state)
 				 i, fx->r.tasks[i].task->key.id, fx->r.tasks[i].m.slots);
 }
 
+/*
+ * A table's limit: rows for the largest few only, each the same row (task,
+ * slots, fractions, cgroup) as in the whole report, and the idle counts
+ * found wherever the idle row ranks.
+ */
+static void test_report_limit(void **state)
+{
+	struct fx *fx = *state;
+	struct row all[NR_TASKS];
+	size_t nr_all = fx->r.nr_tasks;
+
+	assert_int_equal(nr_all, NR_TASKS);
+	memcpy(all, fx->r.tasks, sizeof(all));
+	for (unsigned int limit = 1; limit <= NR_TASKS; limit++) {
+		size_t want = limit + 1 < NR_TASKS ? limit + 1 : NR_TASKS;
+
+		report_free(&fx->r);
+		fx->cfg.limit = limit;
+		fx_report(fx);
+		assert_int_equal(fx->r.nr_tasks, want);
+		for (size_t i = 0; i < want; i++) {
+			assert_ptr_equal(fx->r.tasks[i].task, all[i].task);
+			assert_ptr_equal(fx->r.tasks[i].cgroup, all[i].cgroup);
+			assert_true(fx->r.tasks[i].m.slots == all[i].m.slots);
+			assert_memory_equal(fx->r.tasks[i].m.l1, all[i].m.l1, sizeof(all[i].m.l1));
+		}
+		assert_non_null(fx->r.idle);
+	}
+	/* The idle tasks ranked last: not among the rows, still the report's idle. */
+	for (size_t i = 0; i < fx->s.nr_tasks; i++)
+		if (fx->s.tasks[i].key.id == 0)
+			fx->s.tasks[i].val.c.count[TD_SLOTS] = 1;
+	report_free(&fx->r);
+	fx->cfg.limit = 1;
+	fx_report(fx);
+	assert_int_equal(fx->r.nr_tasks, 2);
+	assert_false(fx->r.tasks[0].idle || fx->r.tasks[1].idle);
+	assert_non_null(fx->r.idle);
+	assert_int_equal(fx->r.idle->count[TD_SLOTS], 1);
+}
+
 /* Table -------------------------------------------------------------------------------------- */
 
 static void assert_terminal_safe(const struct fx *fx)
@@ -1173,6 +1214,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_per_thread_summary, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_report_rows, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_report_sort_scaled, setup_l2, fx_free),
+		cmocka_unit_test_setup_teardown(test_report_limit, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_topdown_l2, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_l2_columns, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_table_top, setup_l2, fx_free),

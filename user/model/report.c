@@ -89,43 +89,81 @@ static int sort_by_slots(struct row **rows, size_t *n, size_t limit)
 	return 0;
 }
 
+/* The row of task @t: its counts decoded, its cgroup named. */
+static void task_row(const struct report *r, const struct task_sample *t,
+		     const struct cgroup_names *names, struct row *row)
+{
+	row->task = t;
+	row->c = &t->val.c;
+	row->idle = t->key.id == 0;
+	row->cgroup_id = t->val.cgroup_id;
+	row->cgroup = row->idle ? NULL : cgroup_names_lookup(names, t->val.cgroup_id);
+	td_decode(r->cfg->decoding, row->c, &row->m);
+}
+
+/*
+ * Task rows, largest first. With a limit (tables), every task is decoded
+ * only to rank it, and rows are made for the few shown: a full row for
+ * each of 10,000 tasks at every interval was most of a table's cost.
+ */
+static int task_rows(struct report *r, const struct snapshot *s, const struct cgroup_names *names,
+		     size_t limit)
+{
+	size_t n = s->nr_tasks, keep = limit && limit < n ? limit : n;
+	struct slots_ref *order;
+	struct td_metrics m;
+
+	for (size_t i = 0; i < n; i++)
+		if (s->tasks[i].key.id == 0)
+			r->idle = &s->tasks[i].val.c;
+	if (keep == n) {
+		r->tasks = calloc(n ? n : 1, sizeof(*r->tasks));
+		if (!r->tasks)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			task_row(r, &s->tasks[i], names, &r->tasks[i]);
+		r->nr_tasks = n;
+		return sort_by_slots(&r->tasks, &r->nr_tasks, 0);
+	}
+	order = malloc(n * sizeof(*order));
+	r->tasks = calloc(keep ? keep : 1, sizeof(*r->tasks));
+	if (!order || !r->tasks) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		td_decode(r->cfg->decoding, &s->tasks[i].val.c, &m);
+		order[i] = (struct slots_ref){ .slots = m.slots, .idx = i };
+	}
+	select_largest(order, n, keep);
+	qsort(order, keep, sizeof(*order), cmp_slots_desc);
+	for (size_t i = 0; i < keep; i++)
+		task_row(r, &s->tasks[order[i].idx], names, &r->tasks[i]);
+	r->nr_tasks = keep;
+	free(order);
+	return 0;
+}
+
 int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names)
 {
 	static const struct cgroup_rows_opts every_cgroup = { .depth = -1 };
 	const struct cgroup_rows_opts *copts =
 		r->cfg->cgroup_opts ? r->cfg->cgroup_opts : &every_cgroup;
-	size_t limit;
+	/* The idle row may be among the largest, and is not shown: one more. */
+	size_t limit = r->cfg->limit ? r->cfg->limit + 1 : 0;
 
-	r->tasks = calloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*r->tasks));
-	r->cgroups = calloc(s->nr_cgroups ? s->nr_cgroups : 1, sizeof(*r->cgroups));
-	if (!r->tasks || !r->cgroups) {
-		report_free(r);
-		return -ENOMEM;
-	}
+	r->tasks = r->cgroups = NULL;
+	r->cgroup_rows = NULL;
+	r->nr_tasks = r->nr_cgroups = r->nr_cgroup_rows = 0;
 	r->totals = &s->totals;
 	r->idle = NULL;
 	td_decode(r->cfg->decoding, &s->totals.all, &r->system);
-
-	r->nr_tasks = s->nr_tasks;
-	for (size_t i = 0; i < s->nr_tasks; i++) {
-		const struct task_sample *t = &s->tasks[i];
-		struct row *row = &r->tasks[i];
-
-		row->task = t;
-		row->c = &t->val.c;
-		row->idle = t->key.id == 0;
-		row->cgroup_id = t->val.cgroup_id;
-		row->cgroup = row->idle ? NULL : cgroup_names_lookup(names, t->val.cgroup_id);
-		td_decode(r->cfg->decoding, row->c, &row->m);
-		if (row->idle)
-			r->idle = row->c;
-	}
-	if (cgroup_rows_build(s->cgroups, s->nr_cgroups, names, copts, &r->cgroup_rows,
+	if (task_rows(r, s, names, limit) ||
+	    cgroup_rows_build(s->cgroups, s->nr_cgroups, names, copts, &r->cgroup_rows,
 			      &r->nr_cgroup_rows)) {
 		report_free(r);
 		return -ENOMEM;
 	}
-	free(r->cgroups);
 	r->cgroups = calloc(r->nr_cgroup_rows ? r->nr_cgroup_rows : 1, sizeof(*r->cgroups));
 	if (!r->cgroups) {
 		report_free(r);
@@ -147,10 +185,7 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 		if (row->idle && !r->idle)
 			r->idle = row->c;
 	}
-	/* The idle row may be among the largest, and is not shown: one more. */
-	limit = r->cfg->limit ? r->cfg->limit + 1 : 0;
-	if (sort_by_slots(&r->tasks, &r->nr_tasks, limit) ||
-	    sort_by_slots(&r->cgroups, &r->nr_cgroups, limit)) {
+	if (sort_by_slots(&r->cgroups, &r->nr_cgroups, limit)) {
 		report_free(r);
 		return -ENOMEM;
 	}
