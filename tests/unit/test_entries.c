@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for user/entries.h: sets of (task, cgroup) entries as read
- * from the BPF map, their differences and sums, the conservation check,
- * eviction of exited entries, folding, and the rows report.c reads.
+ * Unit tests for user/model/entries.h: sets of (task, cgroup) entries as
+ * read from the BPF map, their sums, the conservation check, folding, and
+ * the rows report.c reads. Reading the map into differences and eviction
+ * are test_slot_reads.c's.
  *
  * Fixtures use counts(slots, slices): role i is slots * (i + 1), enabled
  * 10 * slots, running 5 * slots. Differences and sums of such counts are
@@ -69,13 +70,6 @@ static void push(struct entry_set *s, struct entry e)
 {
 	assert_int_equal(entries_reserve(s, s->nr + 1), 0);
 	s->v[s->nr++] = e;
-}
-
-/* The same entry in two reads: unchanged in between. */
-static void both(struct entry_set *prev, struct entry_set *cur, struct entry e)
-{
-	push(prev, e);
-	push(cur, e);
 }
 
 static void assert_counts_are(const struct td_counts *c, __u64 slots, __u64 slices)
@@ -216,291 +210,6 @@ static void test_sort_reserve_free(void **state)
 	entries_sort(&s);
 	entries_free(&s);
 	entries_free(&s);
-}
-
-/* ---------------------------------------------------------- entries_diff */
-
-static void test_diff_merge_join(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-
-	(void)state;
-	/* prev: 5 (gone by cur), 10, 20 (unchanged), 30 */
-	push(&prev, ent(5, 50, CG_A, 100, 3));
-	push(&prev, ent(10, 100, CG_A, 100, 4));
-	push(&prev, ent(20, 200, CG_A, 100, 7));
-	push(&prev, ent(30, 300, CG_A, 100, 1));
-	/* cur: 10 (+50 slots, +2 slices), 15 (new), 20 (same), 30 (+7, +1), 40 (new, last) */
-	push(&cur, named(ent(10, 100, CG_A, 150, 6), "renamed"));
-	push(&cur, ent(15, 150, CG_B, 500, 2));
-	push(&cur, ent(20, 200, CG_A, 100, 7));
-	push(&cur, exited(ent(30, 300, CG_A, 107, 2)));
-	push(&cur, ent(40, 400, CG_C, 0, 9));
-	cur.v[0].tgid = 11;
-
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 4);
-
-	assert_entry(&d.v[0], 10, 100, CG_A, 50, 2);
-	/* Everything but the counts comes from cur. */
-	assert_string_equal(d.v[0].comm, "renamed");
-	assert_int_equal(d.v[0].tgid, 11);
-
-	/* New in cur: counted from zero. */
-	assert_entry(&d.v[1], 15, 150, CG_B, 500, 2);
-
-	/* 20 had no new slice: left out. 30 had one, and exited. */
-	assert_entry(&d.v[2], 30, 300, CG_A, 7, 1);
-	assert_int_equal(d.v[2].flags, TD_TASK_EXITED);
-
-	/* New, after the end of prev; zero counts but slices: still charged. */
-	assert_entry(&d.v[3], 40, 400, CG_C, 0, 9);
-
-	/* The inputs are left alone. */
-	assert_int_equal(prev.nr, 4);
-	assert_counts_are(&prev.v[1].c, 100, 4);
-	assert_counts_are(&cur.v[0].c, 150, 6);
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* Unchanged means every field: one field moving is enough to be charged. */
-static void test_diff_any_field_counts(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-
-	(void)state;
-	for (__u32 id = 1; id <= 5; id++) {
-		push(&prev, ent(id, 1, CG_A, 10, 10));
-		push(&cur, ent(id, 1, CG_A, 10, 10));
-	}
-	cur.v[0].c.slices++;			   /* 1: a slice of zero length */
-	cur.v[1].c.count[TD_MEM_BOUND] += 3;	   /* 2: the last role alone */
-	cur.v[2].c.running_ns[0] += 4;		   /* 3: running time alone */
-	cur.v[3].flags = TD_TASK_EXITED;	   /* 4: a flag is not a charge */
-	snprintf(cur.v[4].comm, TD_COMM_LEN, "x"); /* 5: nor is a name */
-
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 3);
-	assert_entry(&d.v[0], 1, 1, CG_A, 0, 1);
-	assert_key(&d.v[1], 2, 1, CG_A);
-	for (int i = 0; i < TD_MAX_COUNTERS; i++)
-		assert_int_equal(d.v[1].c.count[i], i == TD_MEM_BOUND ? 3 : 0);
-	assert_int_equal(d.v[1].c.slices, 0);
-	assert_key(&d.v[2], 3, 1, CG_A);
-	assert_int_equal(d.v[2].c.running_ns[0], 4);
-	assert_int_equal(d.v[2].c.enabled_ns[0], 0);
-	assert_int_equal(d.v[2].c.count[TD_SLOTS], 0);
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* A reused PID is another process: keys differ by start_ns. */
-static void test_diff_pid_reuse(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-
-	(void)state;
-	push(&prev, exited(ent(42, 1000, CG_A, 900, 90)));
-	/* The old process is still in the map; a new one got pid 42. */
-	push(&cur, exited(ent(42, 1000, CG_A, 900, 90)));
-	push(&cur, named(ent(42, 5000, CG_A, 30, 3), "new"));
-
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 1);
-	assert_key(&d.v[0], 42, 5000, CG_A);
-	/* From zero, not 30 - 900 (which would saturate to 0) nor from the old one. */
-	assert_counts_are(&d.v[0].c, 30, 3);
-	assert_int_equal(d.v[0].flags, 0);
-	assert_string_equal(d.v[0].comm, "new");
-
-	/* The later one only in prev, an earlier one new in cur: each from its own base. */
-	entries_free(&prev);
-	entries_free(&cur);
-	push(&prev, ent(42, 5000, CG_A, 30, 3));
-	push(&cur, ent(42, 1000, CG_A, 7, 1));
-	push(&cur, ent(42, 5000, CG_A, 35, 4));
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 2);
-	assert_entry(&d.v[0], 42, 1000, CG_A, 7, 1);
-	assert_entry(&d.v[1], 42, 5000, CG_A, 5, 1);
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* A task in two cgroups is two entries, each differenced on its own. */
-static void test_diff_task_in_two_cgroups(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-
-	(void)state;
-	push(&prev, ent(7, 70, CG_A, 100, 10));
-	/* Moved to B: A unchanged, B new. */
-	push(&cur, ent(7, 70, CG_A, 100, 10));
-	push(&cur, ent(7, 70, CG_B, 30, 2));
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 1);
-	assert_entry(&d.v[0], 7, 70, CG_B, 30, 2);
-
-	/* Moved back and forth: both charged, in cgroup order. */
-	entries_free(&prev);
-	entries_free(&cur);
-	push(&prev, ent(7, 70, CG_A, 100, 10));
-	push(&prev, ent(7, 70, CG_B, 30, 2));
-	push(&cur, ent(7, 70, CG_A, 160, 13));
-	push(&cur, ent(7, 70, CG_B, 31, 3));
-	push(&cur, ent(7, 70, CG_C, 4, 1));
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 3);
-	assert_entry(&d.v[0], 7, 70, CG_A, 60, 3);
-	assert_entry(&d.v[1], 7, 70, CG_B, 1, 1);
-	assert_entry(&d.v[2], 7, 70, CG_C, 4, 1);
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* The difference of two sorted sets is sorted, whatever the interleaving. */
-static void test_diff_result_sorted(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-	unsigned int seed = 1;
-	size_t in_prev = 0;
-
-	(void)state;
-	/*
-	 * 40 ids x 3 starts x 2 cgroups, added backwards and sorted after;
-	 * each is in cur (20 slots, 2 slices), and in prev (10, 1) about
-	 * half of the time.
-	 */
-	for (__u32 id = 40; id-- > 0;) {
-		for (__u64 start = 3; start-- > 0;) {
-			for (__u64 cg = 2; cg-- > 0;) {
-				if (rand_r(&seed) % 2) {
-					push(&prev, ent(id, start, cg, 10, 1));
-					in_prev++;
-				}
-				push(&cur, ent(id, start, cg, 20, 2));
-			}
-		}
-	}
-	assert_true(in_prev > 0 && in_prev < 240);
-	entries_sort(&prev);
-	entries_sort(&cur);
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	/* Every entry had new slices, so all are there. */
-	assert_int_equal(d.nr, 240);
-	assert_sorted(&d);
-	/* In prev: 20 - 10 slots, 2 - 1 slices; not in prev: from zero. */
-	{
-		size_t from_zero = 0, halved = 0;
-
-		for (size_t i = 0; i < d.nr; i++) {
-			if (d.v[i].c.count[TD_SLOTS] == 20) {
-				assert_counts_are(&d.v[i].c, 20, 2);
-				from_zero++;
-			} else {
-				assert_counts_are(&d.v[i].c, 10, 1);
-				halved++;
-			}
-		}
-		assert_int_equal(halved, in_prev);
-		assert_int_equal(from_zero, 240 - in_prev);
-	}
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* A delta from an earlier interval is overwritten in place, not appended to. */
-static void test_diff_reuses_delta(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-	struct entry *buf;
-
-	(void)state;
-	push(&cur, ent(1, 1, CG_A, 10, 1));
-	push(&cur, ent(2, 2, CG_A, 10, 1));
-	push(&cur, ent(3, 3, CG_B, 10, 1));
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 3);
-	buf = d.v;
-
-	/* Next interval: only 2 ran (+5). Same buffer, one entry. */
-	push(&prev, ent(1, 1, CG_A, 10, 1));
-	push(&prev, ent(2, 2, CG_A, 10, 1));
-	push(&prev, ent(3, 3, CG_B, 10, 1));
-	cur.v[1].c = counts(15, 2);
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_ptr_equal(d.v, buf);
-	assert_int_equal(d.nr, 1);
-	assert_entry(&d.v[0], 2, 2, CG_A, 5, 1);
-
-	/* Then nothing ran at all. */
-	cur.v[1].c = counts(10, 1);
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 0);
-	assert_ptr_equal(d.v, buf);
-
-	entries_free(&prev);
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-static void test_diff_empty(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-
-	(void)state;
-	/* Both empty, NULL buffers. */
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 0);
-
-	/* Empty prev: everything in cur counts from zero, totals too. */
-	push(&cur, ent(3, 3, CG_A, 100, 2));
-	cur.totals.all.count[TD_SLOTS] = 77;
-	cur.totals.task_drops = 4;
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	assert_int_equal(d.nr, 1);
-	assert_counts_are(&d.v[0].c, 100, 2);
-	assert_int_equal(d.totals.all.count[TD_SLOTS], 77);
-	assert_int_equal(d.totals.task_drops, 4);
-
-	/* Empty cur: nothing, whatever prev held (its entries left the map). */
-	assert_int_equal(entries_diff(&cur, &prev, &d), 0);
-	assert_int_equal(d.nr, 0);
-
-	entries_free(&cur);
-	entries_free(&d);
-}
-
-/* The totals of a difference are cur - prev, every field of them. */
-static void test_diff_totals(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 }, d = { 0 };
-	const __u64 *pd = (const __u64 *)&d.totals;
-
-	(void)state;
-	fill_totals(&prev.totals, 100);
-	fill_totals(&cur.totals, 350);
-	memset(&d.totals, 0xa5, sizeof(d.totals));
-	assert_int_equal(entries_diff(&prev, &cur, &d), 0);
-	/* Field i: 350 (i + 1) - 100 (i + 1) = 250 (i + 1). */
-	for (size_t i = 0; i < sizeof(d.totals) / sizeof(__u64); i++)
-		if (pd[i] != 250 * (i + 1))
-			fail_msg("totals field %zu is %llu, expected %zu", i,
-				 (unsigned long long)pd[i], 250 * (i + 1));
-	assert_int_equal(d.totals.all.count[TD_SLOTS], 250);
-	assert_int_equal(d.nr, 0);
-	entries_free(&d);
 }
 
 /* ----------------------------------------------------------- entries_add */
@@ -706,8 +415,10 @@ static void test_conserved_diff_and_sum(void **state)
 	assert_true(entries_conserved(&r2, TD_MAX_COUNTERS, true));
 
 	assert_int_equal(entries_add(&acc, &r1), 0); /* the first delta is read 1 itself */
-	assert_int_equal(entries_diff(&r1, &r2, &d), 0);
-	assert_int_equal(d.nr, 2); /* 2 did not run */
+	/* Read 2 - read 1, as a read makes it: 1 ran 5 more, 3 is new, 2 did not run. */
+	push(&d, ent(1, 1, CG_A, 5, 1));
+	push(&d, ent(3, 3, CG_B, 8, 1));
+	totals_sub(&r2.totals, &r1.totals, &d.totals);
 	assert_true(entries_conserved(&d, TD_MAX_COUNTERS, true));
 	assert_int_equal(entries_add(&acc, &d), 0);
 	assert_true(entries_conserved(&acc, TD_MAX_COUNTERS, true));
@@ -721,133 +432,6 @@ static void test_conserved_diff_and_sum(void **state)
 	entries_free(&r2);
 	entries_free(&d);
 	entries_free(&acc);
-}
-
-/* -------------------------------------------------- entries_quiet_exited */
-
-static void test_quiet_exited(void **state)
-{
-	struct entry_set prev = { 0 }, cur = { 0 };
-	struct td_key keys[16];
-	size_t n;
-
-	(void)state;
-	/* 1: exited in both, not charged since: goes. */
-	both(&prev, &cur, exited(ent(1, 1, CG_A, 10, 1)));
-	/* 2: exited only now: its final slices may still come. */
-	push(&prev, ent(2, 2, CG_A, 10, 1));
-	push(&cur, exited(ent(2, 2, CG_A, 11, 2)));
-	/* 3: exited in both but charged since (a last thread's final switch). */
-	push(&prev, exited(ent(3, 3, CG_A, 10, 1)));
-	push(&cur, exited(ent(3, 3, CG_A, 10, 2)));
-	/* 4: exited in prev, not flagged in cur (cannot happen, but then it stays). */
-	push(&prev, exited(ent(4, 4, CG_A, 10, 1)));
-	push(&cur, ent(4, 4, CG_A, 10, 1));
-	/* 5: live and idle in both: stays. */
-	both(&prev, &cur, ent(5, 5, CG_A, 10, 1));
-	/* 6: new in cur, exited already. */
-	push(&cur, exited(ent(6, 6, CG_A, 10, 1)));
-	/* 7: exited in both, only running_ns moved: charged. */
-	both(&prev, &cur, exited(ent(7, 7, CG_A, 10, 1)));
-	cur.v[cur.nr - 1].c.running_ns[0]++;
-	/* 8: PID reuse: the old one quiet, the new one just exited. */
-	both(&prev, &cur, exited(ent(8, 80, CG_A, 10, 1)));
-	push(&cur, exited(ent(8, 90, CG_A, 10, 1)));
-	/* 9: one task in two cgroups, exited and quiet in both. */
-	both(&prev, &cur, exited(ent(9, 9, CG_A, 10, 1)));
-	both(&prev, &cur, exited(ent(9, 9, CG_B, 20, 1)));
-	/* 10: quiet in prev's other cgroup only; cur's is another key. */
-	push(&prev, exited(ent(10, 10, CG_A, 10, 1)));
-	push(&cur, exited(ent(10, 10, CG_B, 10, 1)));
-	/* 11: gone from cur already: nothing to evict. */
-	push(&prev, exited(ent(11, 11, CG_A, 10, 1)));
-	/*
-	 * 12: flagged since prev with the same counts: its final switch was
-	 * charged to the half being written, which this read does not hold yet.
-	 */
-	push(&prev, ent(12, 12, CG_A, 10, 1));
-	push(&cur, exited(ent(12, 12, CG_A, 10, 1)));
-	/*
-	 * 13: moved from A to B, then exited: only B, charged at the final
-	 * switch, is flagged. Quiet in both: both go, or A stays forever.
-	 */
-	both(&prev, &cur, ent(13, 13, CG_A, 10, 1));
-	both(&prev, &cur, exited(ent(13, 13, CG_B, 10, 1)));
-	/* 14: the same, but A charged since (a thread's last switch there): only B goes. */
-	push(&prev, ent(14, 14, CG_A, 10, 1));
-	push(&cur, ent(14, 14, CG_A, 10, 2));
-	both(&prev, &cur, exited(ent(14, 14, CG_B, 10, 1)));
-	/* 15: exited in B only now: A stays too, for now. */
-	both(&prev, &cur, ent(15, 15, CG_A, 10, 1));
-	push(&prev, ent(15, 15, CG_B, 10, 1));
-	push(&cur, exited(ent(15, 15, CG_B, 10, 2)));
-	/* 16: moved from B to A (the lower id) and exited there: the flag is on the first. */
-	both(&prev, &cur, exited(ent(16, 16, CG_A, 10, 1)));
-	both(&prev, &cur, ent(16, 16, CG_B, 10, 1));
-
-	memset(keys, 0xa5, sizeof(keys));
-	n = entries_quiet_exited(&prev, &cur, keys);
-	assert_int_equal(n, 9);
-	assert_key_is(&keys[0], 1, 1, CG_A);
-	assert_key_is(&keys[1], 8, 80, CG_A);
-	assert_key_is(&keys[2], 9, 9, CG_A);
-	assert_key_is(&keys[3], 9, 9, CG_B);
-	assert_key_is(&keys[4], 13, 13, CG_A);
-	assert_key_is(&keys[5], 13, 13, CG_B);
-	assert_key_is(&keys[6], 14, 14, CG_B);
-	assert_key_is(&keys[7], 16, 16, CG_A);
-	assert_key_is(&keys[8], 16, 16, CG_B);
-
-	/* Nothing was in prev: nothing goes. */
-	{
-		struct entry_set none = { 0 };
-
-		assert_int_equal(entries_quiet_exited(&none, &cur, keys), 0);
-		assert_int_equal(entries_quiet_exited(&prev, &none, keys), 0);
-	}
-	entries_free(&prev);
-	entries_free(&cur);
-}
-
-/* -------------------------------------------------------- entries_remove */
-
-static void test_remove(void **state)
-{
-	struct entry_set s = { 0 };
-	const struct td_key gone[] = {
-		{ .id = 1, .start_ns = 1, .cgroup_id = CG_A }, /* the first */
-		{ .id = 2, .start_ns = 5, .cgroup_id = CG_A }, /* not there */
-		{ .id = 3, .start_ns = 3, .cgroup_id = CG_B }, /* one of two cgroups */
-		{ .id = 6, .start_ns = 6, .cgroup_id = CG_A }, /* the last */
-		{ .id = 9, .start_ns = 9, .cgroup_id = CG_A }, /* past the end */
-	};
-
-	(void)state;
-	push(&s, ent(1, 1, CG_A, 1, 1));
-	push(&s, ent(2, 2, CG_A, 2, 1));
-	push(&s, ent(3, 3, CG_A, 3, 1));
-	push(&s, ent(3, 3, CG_B, 4, 1));
-	push(&s, ent(4, 4, CG_A, 5, 1));
-	push(&s, ent(6, 6, CG_A, 6, 1));
-
-	entries_remove(&s, gone, 0);
-	assert_int_equal(s.nr, 6);
-	entries_remove(&s, gone, sizeof(gone) / sizeof(gone[0]));
-	assert_int_equal(s.nr, 3);
-	assert_entry(&s.v[0], 2, 2, CG_A, 2, 1);
-	assert_entry(&s.v[1], 3, 3, CG_A, 3, 1);
-	assert_entry(&s.v[2], 4, 4, CG_A, 5, 1);
-
-	/* All of them. */
-	{
-		const struct td_key all[] = { s.v[0].key, s.v[1].key, s.v[2].key };
-
-		entries_remove(&s, all, 3);
-		assert_int_equal(s.nr, 0);
-		entries_remove(&s, all, 3); /* from an empty set */
-		assert_int_equal(s.nr, 0);
-	}
-	entries_free(&s);
 }
 
 /* --------------------------------------------------- entries_fold_exited */
@@ -1277,97 +861,15 @@ static void test_view_many_cgroups(void **state)
 	snapshot_free(&v);
 }
 
-/* ----------------------------------------------------- the loop, end to end */
-
-/*
- * What tdtrace's loop does each interval, on made-up reads: diff, add to
- * the run's total, evict quiet exited entries, fold. Each interval adds
- * up, and the total is every task's last cumulative count.
- */
-static void test_intervals_with_eviction(void **state)
-{
-	struct entry_set r[4] = { 0 }, d = { 0 }, total = { 0 };
-	struct td_key keys[8];
-	size_t n;
-
-	(void)state;
-	/* Read 0: 1 live (10), 2 live (20). all 30, 2 slices. */
-	push(&r[0], ent(1, 1, CG_A, 10, 1));
-	push(&r[0], ent(2, 2, CG_A, 20, 1));
-	r[0].totals.all = counts(30, 2);
-	/* Read 1: 2 exited (25), 3 new and exited (4). all 30 + 5 + 4 = 39, 4 slices. */
-	push(&r[1], ent(1, 1, CG_A, 10, 1));
-	push(&r[1], exited(ent(2, 2, CG_A, 25, 2)));
-	push(&r[1], exited(ent(3, 3, CG_B, 4, 1)));
-	r[1].totals.all = counts(39, 4);
-	/* Read 2: 1 ran (+6); 2 and 3 quiet. all 45, 5 slices. */
-	push(&r[2], ent(1, 1, CG_A, 16, 2));
-	push(&r[2], exited(ent(2, 2, CG_A, 25, 2)));
-	push(&r[2], exited(ent(3, 3, CG_B, 4, 1)));
-	r[2].totals.all = counts(45, 5);
-	/* Read 3 (2 and 3 left the map after read 2): pid 3 reused (+8). all 53, 6. */
-	push(&r[3], ent(1, 1, CG_A, 16, 2));
-	push(&r[3], ent(3, 30, CG_B, 8, 1));
-	r[3].totals.all = counts(53, 6);
-
-	/* Interval 0 is read 0 against nothing. */
-	assert_int_equal(entries_diff(&total, &r[0], &d), 0);
-	assert_int_equal(entries_add(&total, &d), 0);
-	for (int i = 1; i < 4; i++) {
-		assert_int_equal(entries_diff(&r[i - 1], &r[i], &d), 0);
-		assert_true(entries_conserved(&d, TD_MAX_COUNTERS, true));
-		assert_int_equal(entries_add(&total, &d), 0);
-		n = entries_quiet_exited(&r[i - 1], &r[i], keys);
-		entries_remove(&r[i], keys, n);
-		if (i == 2) {
-			/* 2 and 3 have been exited and quiet since read 1. */
-			assert_int_equal(n, 2);
-			assert_int_equal(r[2].nr, 1);
-		} else {
-			assert_int_equal(n, 0);
-		}
-		entries_fold_exited(&total, 1);
-	}
-	/* Interval 3: only the new 3 (8). */
-	assert_int_equal(d.nr, 1);
-	assert_entry(&d.v[0], 3, 30, CG_B, 8, 1);
-
-	/* Total: 1 16 (2), 2 25 (2), old 3 4 (1), new 3 8 (1); all 53, 6 slices. */
-	assert_counts_are(&total.totals.all, 53, 6);
-	assert_true(entries_conserved(&total, TD_MAX_COUNTERS, true));
-	/* Keep 1 exited: the old 3 (4 slots) was folded into B's entry. */
-	assert_counts_are(&find(&total, 1, 1, CG_A)->c, 16, 2);
-	assert_counts_are(&find(&total, 2, 2, CG_A)->c, 25, 2);
-	assert_counts_are(&find(&total, 3, 30, CG_B)->c, 8, 1);
-	assert_null(find(&total, 3, 3, CG_B));
-	assert_folded(&total, CG_B, 4, 1);
-	assert_int_equal(total.nr, 4);
-
-	for (int i = 0; i < 4; i++)
-		entries_free(&r[i]);
-	entries_free(&d);
-	entries_free(&total);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_cmp),
 		cmocka_unit_test(test_sort_reserve_free),
-		cmocka_unit_test(test_diff_merge_join),
-		cmocka_unit_test(test_diff_any_field_counts),
-		cmocka_unit_test(test_diff_pid_reuse),
-		cmocka_unit_test(test_diff_task_in_two_cgroups),
-		cmocka_unit_test(test_diff_result_sorted),
-		cmocka_unit_test(test_diff_reuses_delta),
-		cmocka_unit_test(test_diff_empty),
-		cmocka_unit_test(test_diff_totals),
 		cmocka_unit_test(test_add_running_sum),
 		cmocka_unit_test(test_add_totals),
 		cmocka_unit_test(test_conserved),
 		cmocka_unit_test(test_conserved_diff_and_sum),
-		cmocka_unit_test(test_quiet_exited),
-		cmocka_unit_test(test_remove),
 		cmocka_unit_test(test_fold_exited),
 		cmocka_unit_test(test_fold_ties_and_cgroups),
 		cmocka_unit_test(test_fold_bounded),
@@ -1375,7 +877,6 @@ int main(void)
 		cmocka_unit_test(test_view_per_pmu),
 		cmocka_unit_test(test_view_cgroup_order),
 		cmocka_unit_test(test_view_many_cgroups),
-		cmocka_unit_test(test_intervals_with_eviction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

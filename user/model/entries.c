@@ -31,32 +31,6 @@ void entries_free(struct entry_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int entries_diff(const struct entry_set *prev, const struct entry_set *cur, struct entry_set *delta)
-{
-	static const struct td_counts zero;
-	size_t j = 0;
-
-	if (entries_reserve(delta, cur->nr))
-		return -ENOMEM;
-	delta->nr = 0;
-	for (size_t i = 0; i < cur->nr; i++) {
-		const struct entry *c = &cur->v[i], *p = TD_SEEK(prev->v, prev->nr, &j, &c->key);
-		const struct td_counts *base = p ? &p->c : &zero;
-		struct entry *d;
-
-		/* Unchanged only if every field is. */
-		if (!memcmp(&c->c, base, sizeof(*base)))
-			continue;
-		d = &delta->v[delta->nr++];
-		*d = *c;
-		td_counts_sub(&c->c, base, &d->c);
-	}
-	totals_sub(&cur->totals, &prev->totals, &delta->totals);
-	for (int k = 0; k < TD_MAX_PMUS; k++)
-		totals_sub(&cur->pmu_totals[k], &prev->pmu_totals[k], &delta->pmu_totals[k]);
-	return 0;
-}
-
 int entries_add(struct entry_set *acc, const struct entry_set *delta)
 {
 	size_t i = 0, j = 0, n = 0, cap;
@@ -131,49 +105,6 @@ static size_t task_end(const struct entry_set *s, size_t i, bool *exited)
 	for (j = i; j < s->nr && td_same_task(&s->v[j].key, &s->v[i].key); j++)
 		*exited |= s->v[j].flags & TD_TASK_EXITED;
 	return j;
-}
-
-size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set *cur,
-			    struct td_key *keys)
-{
-	size_t j = 0, n = 0;
-
-	for (size_t i = 0, end; i < cur->nr; i = end) {
-		struct td_key task = { .id = cur->v[i].key.id, .start_ns = cur->v[i].key.start_ns };
-		bool exited, was = false;
-		size_t pend;
-
-		end = task_end(cur, i, &exited);
-		TD_SEEK(prev->v, prev->nr, &j, &task);
-		pend = j;
-		if (j < prev->nr && td_same_task(&prev->v[j].key, &task))
-			pend = task_end(prev, j, &was);
-		/*
-		 * Exited a whole interval ago: the last thread's final switch
-		 * is behind us (see charge_entry), so its entries not charged
-		 * since may go, whichever cgroup they are in.
-		 */
-		for (size_t k = i, m = j; exited && was && k < end; k++) {
-			const struct entry *p = TD_SEEK(prev->v, pend, &m, &cur->v[k].key);
-
-			if (p && !memcmp(&p->c, &cur->v[k].c, sizeof(p->c)))
-				keys[n++] = cur->v[k].key;
-		}
-		j = pend;
-	}
-	return n;
-}
-
-void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n)
-{
-	size_t j = 0, out = 0;
-
-	if (!n)
-		return;
-	for (size_t i = 0; i < s->nr; i++)
-		if (!TD_SEEK_KEYS(keys, n, &j, &s->v[i].key))
-			s->v[out++] = s->v[i];
-	s->nr = out;
 }
 
 /* Entries of exited tasks, folded ones aside: how many, and into @out unless NULL. */
@@ -403,29 +334,15 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 void tally_init(struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->prev = &t->reads[0];
-	t->cur = &t->reads[1];
 }
 
 int tally_step(struct tally *t)
 {
-	int err = entries_diff(t->prev, t->cur, &t->delta);
-
-	return err ? err : entries_add(&t->total, &t->delta);
-}
-
-void tally_next(struct tally *t)
-{
-	struct entry_set *swap = t->prev;
-
-	t->prev = t->cur;
-	t->cur = swap;
+	return entries_add(&t->total, &t->delta);
 }
 
 void tally_free(struct tally *t)
 {
-	entries_free(&t->reads[0]);
-	entries_free(&t->reads[1]);
 	entries_free(&t->delta);
 	entries_free(&t->total);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Entries: what each process (or thread) ran in each cgroup, as read from
- * the BPF map, and the pure operations on sets of them: the difference of
- * two reads, a running sum for the summary, the conservation check, the
- * exited entries that may leave the map, and the view that report.c reads
- * (process rows and cgroup rows). No syscalls.
+ * the BPF map (an interval's differences, model/slot_reads.h), and the
+ * pure operations on sets of them: a running sum for the summary, the
+ * conservation check, folding exited entries, and the view that report.c
+ * reads (process rows and cgroup rows). No syscalls.
  */
 #ifndef TD_ENTRIES_H
 #define TD_ENTRIES_H
@@ -41,13 +41,6 @@ int entries_reserve(struct entry_set *s, size_t n);
 void entries_sort(struct entry_set *s);
 void entries_free(struct entry_set *s);
 
-/*
- * delta = cur - prev, keeping only entries charged in between (an entry
- * missing from prev counts from zero). Both sorted; so is the result.
- */
-int entries_diff(const struct entry_set *prev, const struct entry_set *cur,
-		 struct entry_set *delta);
-
 /* acc += delta: counts summed key by key, names and flags taken from delta. */
 int entries_add(struct entry_set *acc, const struct entry_set *delta);
 
@@ -58,16 +51,6 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta);
  * entry with software counters).
  */
 bool entries_conserved(const struct entry_set *s, int nr_counters, bool times);
-
-/*
- * Keys of entries that may leave the BPF map: exited in @prev already and
- * not charged since. Returns how many were put in @keys (sized cur->nr).
- */
-size_t entries_quiet_exited(const struct entry_set *prev, const struct entry_set *cur,
-			    struct td_key *keys);
-
-/* Drop these keys (sorted) from @s. */
-void entries_remove(struct entry_set *s, const struct td_key *keys, size_t n);
 
 /*
  * Keep at most @keep exited entries in @acc: the rest, smallest first, are
@@ -85,23 +68,18 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep);
 int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view);
 
 /*
- * Reads over a run: the last two reads of the map, the interval between
- * them, and the sum of every interval so far (the summary).
+ * A run's counts: what the last read found charged since the one before
+ * (the interval, collector_read), and every interval summed (the summary).
  */
 struct tally {
-	struct entry_set reads[2];
-	struct entry_set *prev, *cur; /* into reads[]: the read before, the one to fill */
-	struct entry_set delta;	      /* cur - prev */
-	struct entry_set total;	      /* every delta summed */
+	struct entry_set delta;
+	struct entry_set total;
 };
 
 void tally_init(struct tally *t);
 
-/* Once cur is filled: delta = cur - prev, total += delta. 0 or -ENOMEM. */
+/* Once delta is read: total += delta. 0 or -ENOMEM. */
 int tally_step(struct tally *t);
-
-/* cur becomes prev; the next read goes into the other buffer. */
-void tally_next(struct tally *t);
 
 void tally_free(struct tally *t);
 

@@ -32,16 +32,15 @@ int collector_init(struct collector *c, const struct collector_maps *m, unsigned
 	if (c->nr_cpus <= 0)
 		return -EINVAL;
 	c->slots = calloc(max_entries, sizeof(*c->slots));
-	c->held = calloc(max_entries, sizeof(*c->held));
-	c->next = calloc(max_entries, sizeof(*c->next));
+	c->seen = calloc(max_entries, sizeof(*c->seen));
 	c->order = calloc(max_entries, sizeof(*c->order));
 	c->fresh = calloc(max_entries, sizeof(*c->fresh));
 	c->merged = calloc(max_entries, sizeof(*c->merged));
 	c->listed = calloc(max_entries, sizeof(*c->listed));
 	c->evict = calloc(max_entries, sizeof(*c->evict));
 	c->percpu = calloc(c->nr_cpus, sizeof(*c->percpu));
-	if (!c->slots || !c->held || !c->next || !c->order || !c->fresh || !c->merged ||
-	    !c->listed || !c->evict || !c->percpu) {
+	if (!c->slots || !c->seen || !c->order || !c->fresh || !c->merged || !c->listed ||
+	    !c->evict || !c->percpu) {
 		collector_free(c);
 		return -ENOMEM;
 	}
@@ -76,9 +75,9 @@ static int flush(struct collector *c)
 	return run_on_cpus(c->m.flush_fd, c->cpus, c->nr_cpus);
 }
 
-static int cmp_raw_ref(const void *a, const void *b)
+static int cmp_slot_ref(const void *a, const void *b)
 {
-	return td_key_cmp(&((const struct raw_ref *)a)->key, &((const struct raw_ref *)b)->key);
+	return td_key_cmp(&((const struct slot_ref *)a)->key, &((const struct slot_ref *)b)->key);
 }
 
 /*
@@ -91,7 +90,7 @@ static int cmp_raw_ref(const void *a, const void *b)
 static size_t list_entries(struct collector *c)
 {
 	size_t nf = 0, i = 0, j = 0, n = 0, used = *c->m.slots_used;
-	struct raw_ref *swap;
+	struct slot_ref *swap;
 
 	if (used > c->max_entries)
 		used = c->max_entries;
@@ -103,12 +102,14 @@ static size_t list_entries(struct collector *c)
 		c->fresh[nf].key = v->key;
 		c->fresh[nf++].slot = k;
 		c->listed[k] = 1;
+		/* New since the last read: its halves were zero then. */
+		memset(&c->seen[k], 0, sizeof(c->seen[k]));
 	}
 	if (!nf)
 		return c->nr_order;
-	qsort(c->fresh, nf, sizeof(*c->fresh), cmp_raw_ref);
+	qsort(c->fresh, nf, sizeof(*c->fresh), cmp_slot_ref);
 	while (i < c->nr_order || j < nf)
-		if (j == nf || (i < c->nr_order && cmp_raw_ref(&c->order[i], &c->fresh[j]) < 0))
+		if (j == nf || (i < c->nr_order && cmp_slot_ref(&c->order[i], &c->fresh[j]) < 0))
 			c->merged[n++] = c->order[i++];
 		else
 			c->merged[n++] = c->fresh[j++];
@@ -143,20 +144,11 @@ static int free_slots(struct collector *c, const __u32 *slots, size_t n)
 	return 0;
 }
 
-int collector_read(struct collector *c, struct entry_set *s)
+/* The per-CPU totals, both halves summed, and their difference since the last read. */
+static int read_totals(struct collector *c, __u32 closed, struct entry_set *delta)
 {
-	static const struct td_counts zero;
-	struct held *swap;
-	size_t nr = 0, j = 0;
-	__u32 closed;
-	int err;
+	struct td_cpu_totals now, pmu_now[TD_MAX_PMUS];
 
-	err = flush(c);
-	if (err)
-		return err;
-	/* Every CPU now charges the other half: this one is whole. */
-	closed = c->epoch++ & 1;
-	nr = list_entries(c);
 	if (bpf_map_lookup_elem(c->m.totals_fd, &closed, c->percpu))
 		return -errno;
 	memset(&c->totals_half[closed], 0, sizeof(c->totals_half[closed]));
@@ -168,75 +160,50 @@ int collector_read(struct collector *c, struct entry_set *s)
 		if (pmu >= 0 && pmu < TD_MAX_PMUS)
 			totals_add(&c->pmu_totals_half[closed][pmu], &c->percpu[cpu]);
 	}
-
-	if (entries_reserve(s, nr))
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		const struct td_val *v = &c->vals[c->order[i].slot];
-		const struct held *last = TD_SEEK(c->held, c->nr_held, &j, &c->order[i].key);
-		/* The other half is being written now: take it as it was when last whole. */
-		const struct td_counts *other = last ? &last->last : &zero; /* or new since */
-		struct held *h = &c->next[i];
-		struct entry *e = &s->v[i];
-
-		e->key = h->key = c->order[i].key;
-		e->c = v->c[closed];
-		td_counts_add(&e->c, other);
-		h->dirty = !!memcmp(&v->c[!closed], other, sizeof(*other));
-		h->last = v->c[closed];
-		h->slot = c->order[i].slot;
-		e->tgid = v->tgid;
-		e->flags = v->flags;
-		memcpy(e->comm, v->comm, sizeof(e->comm));
-	}
-	s->nr = nr;
-	s->totals = c->totals_half[0];
-	totals_add(&s->totals, &c->totals_half[1]);
+	now = c->totals_half[0];
+	totals_add(&now, &c->totals_half[1]);
+	totals_sub(&now, &c->last_totals, &delta->totals);
+	c->last_totals = now;
 	for (int k = 0; k < TD_MAX_PMUS; k++) {
-		s->pmu_totals[k] = c->pmu_totals_half[0][k];
-		totals_add(&s->pmu_totals[k], &c->pmu_totals_half[1][k]);
+		pmu_now[k] = c->pmu_totals_half[0][k];
+		totals_add(&pmu_now[k], &c->pmu_totals_half[1][k]);
+		totals_sub(&pmu_now[k], &c->last_pmu_totals[k], &delta->pmu_totals[k]);
+		c->last_pmu_totals[k] = pmu_now[k];
 	}
-	swap = c->held;
-	c->held = c->next;
-	c->next = swap;
-	c->nr_held = nr;
 	return 0;
 }
 
-int collector_evict_exited(struct collector *c, const struct entry_set *prev, struct entry_set *cur)
+/* Delete @n entries from the map, and give their slots back. */
+static int evict(struct collector *c, size_t n)
 {
-	size_t n = entries_quiet_exited(prev, cur, c->evict), kept = 0, gone = 0, j = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_delete_elem(c->m.entries_fd, &c->evict[i].key) && errno != ENOENT)
+			return -errno;
+		c->slots[i] = c->evict[i].slot;
+	}
+	return free_slots(c, c->slots, n);
+}
+
+int collector_read(struct collector *c, struct entry_set *delta)
+{
+	__u32 closed;
+	long gone;
+	size_t nr;
 	int err;
 
-	/*
-	 * Both lists are sorted. An entry charged in the half being written
-	 * stays: its task is still switching out (a thread of an exiting
-	 * process, preempted before its final switch).
-	 */
-	for (size_t i = 0; i < n; i++) {
-		const struct held *h = TD_SEEK(c->held, c->nr_held, &j, &c->evict[i]);
-
-		if (h && !h->dirty) {
-			c->slots[gone] = h->slot;
-			c->evict[gone++] = c->evict[i];
-		}
-	}
-	for (size_t i = 0; i < gone; i++)
-		if (bpf_map_delete_elem(c->m.entries_fd, &c->evict[i]) && errno != ENOENT)
-			return -errno;
-	err = free_slots(c, c->slots, gone);
+	err = flush(c);
 	if (err)
 		return err;
-	if (!gone)
-		return 0;
-	entries_remove(cur, c->evict, gone);
-	/* Forget their halves too: an entry made again later counts from zero. */
-	j = 0;
-	for (size_t i = 0; i < c->nr_held; i++)
-		if (!TD_SEEK_KEYS(c->evict, gone, &j, &c->held[i].key))
-			c->held[kept++] = c->held[i];
-	c->nr_held = kept;
-	return gone;
+	/* Every CPU now charges the other half: this one is whole. */
+	closed = c->epoch++ & 1;
+	nr = list_entries(c);
+	err = read_totals(c, closed, delta);
+	if (err)
+		return err;
+	gone = slots_read(c->vals, c->seen, c->order, nr, closed, delta, c->evict);
+	if (gone < 0)
+		return (int)gone;
+	return evict(c, (size_t)gone);
 }
 
 void collector_free(struct collector *c)
@@ -244,8 +211,7 @@ void collector_free(struct collector *c)
 	if (c->vals)
 		munmap((void *)c->vals, c->vals_bytes);
 	free(c->slots);
-	free(c->held);
-	free(c->next);
+	free(c->seen);
 	free(c->order);
 	free(c->fresh);
 	free(c->merged);

@@ -369,7 +369,8 @@ int tracer_attach(struct tracer *tr, struct tally *tl)
 		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
 		return err;
 	}
-	err = collector_read(&tr->coll, tl->prev);
+	/* The baseline: what was charged before this moment is no interval's. */
+	err = collector_read(&tr->coll, &tl->delta);
 	if (err)
 		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
 	return err;
@@ -507,20 +508,14 @@ void tracer_retarget(struct tracer *tr, struct targets *t)
 
 int tracer_collect(struct tracer *tr, struct tally *tl)
 {
-	int err = collector_read(&tr->coll, tl->cur);
+	int err = collector_read(&tr->coll, &tl->delta);
 
 	if (!err)
 		err = tally_step(tl);
-	if (!err) {
-		/* Their counts are in tl->total now: they may leave the map. */
-		err = collector_evict_exited(&tr->coll, tl->prev, tl->cur);
-		err = err > 0 ? 0 : err;
-	}
 	if (err) {
 		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
 		return err;
 	}
-	tally_next(tl);
 	return 0;
 }
 
