@@ -275,15 +275,72 @@ static void test_reserve_one_side(void **state)
 	snapshot_free(&s);
 }
 
+/*
+ * A run's width (td_counts_use): add, sub and equal look at its counters
+ * and groups only; sub leaves zeros past it whatever its output held. Then
+ * the whole struct again.
+ */
+static void test_counts_width(void **state)
+{
+	struct td_counts a, b, out;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.count[0] = 10;
+	a.count[1] = 20;
+	a.enabled_ns[0] = 30;
+	a.running_ns[0] = 25;
+	a.slices = 3;
+	b = a;
+	b.count[1] = 5;
+	td_counts_use(2, 1);
+	/* Beyond the width: not looked at. */
+	b.count[2] = 99;
+	b.enabled_ns[1] = 99;
+	assert_false(td_counts_equal(&a, &b)); /* count[1] differs */
+	b.count[1] = 20;
+	assert_true(td_counts_equal(&a, &b));
+	b.slices = 4;
+	assert_false(td_counts_equal(&a, &b));
+	b.slices = 3;
+	b.running_ns[0] = 1;
+	assert_false(td_counts_equal(&a, &b));
+	b.running_ns[0] = 25;
+
+	memset(&out, 0xff, sizeof(out));
+	b.count[0] = 4;
+	td_counts_sub(&a, &b, &out);
+	assert_int_equal(out.count[0], 6);
+	assert_int_equal(out.count[1], 0);
+	assert_int_equal(out.count[2], 0); /* b's 99 ignored, the 0xff cleared */
+	assert_int_equal(out.count[TD_MAX_COUNTERS - 1], 0);
+	assert_int_equal(out.enabled_ns[1], 0);
+	assert_int_equal(out.slices, 0);
+
+	td_counts_add(&a, &b);
+	assert_int_equal(a.count[0], 14);
+	assert_int_equal(a.count[2], 0);
+	assert_int_equal(a.enabled_ns[1], 0);
+	assert_int_equal(a.slices, 6);
+
+	/* 0 (or more than there are): the whole struct. */
+	td_counts_use(0, 0);
+	out = a;
+	out.count[TD_MAX_COUNTERS - 1]++;
+	assert_false(td_counts_equal(&a, &out));
+	td_counts_add(&a, &b);
+	assert_int_equal(a.count[2], 99);
+	assert_int_equal(a.enabled_ns[1], 99);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_totals_sub_add),
-		cmocka_unit_test(test_totals_every_field),
-		cmocka_unit_test(test_key_seek),
-		cmocka_unit_test(test_key_cmp),
-		cmocka_unit_test(test_reserve_growth),
-		cmocka_unit_test(test_reserve_one_side),
+		cmocka_unit_test(test_totals_sub_add), cmocka_unit_test(test_totals_every_field),
+		cmocka_unit_test(test_key_seek),       cmocka_unit_test(test_key_cmp),
+		cmocka_unit_test(test_reserve_growth), cmocka_unit_test(test_reserve_one_side),
+		cmocka_unit_test(test_counts_width),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

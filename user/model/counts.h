@@ -14,11 +14,24 @@
 #include <linux/types.h>
 #include "tdtrace.h"
 
+/*
+ * The part of every struct td_counts a run fills: its first @nr_counters
+ * counters and @nr_groups groups' times (the plan's widest PMU); the rest
+ * stays zero. add, sub and equal look at that part only: with many
+ * entries, reading the counts the BPF program wrote is most of an
+ * interval's work. Set once, by the plan; until then (and for 0 or too
+ * many), the whole struct.
+ */
+void td_counts_use(int nr_counters, int nr_groups);
+
 /* acc += c, field by field. */
 void td_counts_add(struct td_counts *acc, const struct td_counts *c);
 
-/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does). */
+/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does); out is neither. */
 void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
+
+/* a == b in every field the run fills. */
+bool td_counts_equal(const struct td_counts *a, const struct td_counts *b);
 
 /*
  * perf's multiplexing scale of group 0, enabled / running: 1.0 when the

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "model/counts.h"
 #include "model/models.h"
 #include "model/plan.h"
 
@@ -47,6 +48,22 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 	pp->nr_cpus = pmu->nr_cpus;
 	p->nr_pmus++;
 	return 0;
+}
+
+/* Every count of the run fits the widest PMU's counters and groups (td_counts_use). */
+static void plan_counts_width(const struct plan *p)
+{
+	int nr = 1, groups = 1;
+
+	for (int i = 0; i < p->nr_pmus; i++) {
+		const struct counter_set *cs = &p->pmus[i].counters;
+
+		if (cs->nr > nr)
+			nr = cs->nr;
+		if (cs->nr_groups > groups)
+			groups = cs->nr_groups;
+	}
+	td_counts_use(nr, groups);
 }
 
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
@@ -101,6 +118,7 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 				p->pmu_of[c] = i;
 				p->cpus[c] = true;
 			}
+	plan_counts_width(p);
 	return 0;
 }
 

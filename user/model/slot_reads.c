@@ -28,7 +28,7 @@ long slots_read(const struct td_val *vals, struct slot_seen *seen, const struct 
 			struct slot_seen *s = &seen[order[k].slot];
 			const struct td_counts *now = &v->c[h];
 
-			if (memcmp(now, &s->half[h], sizeof(*now))) {
+			if (!td_counts_equal(now, &s->half[h])) {
 				struct entry *d = &delta->v[nd++];
 
 				d->key = order[k].key;
@@ -36,8 +36,8 @@ long slots_read(const struct td_val *vals, struct slot_seen *seen, const struct 
 				d->tgid = v->tgid;
 				d->flags = v->flags;
 				memcpy(d->comm, v->comm, sizeof(d->comm));
-				s->half[h] = *now;
-			} else if (was_exited && !memcmp(&v->c[!h], &s->half[!h], sizeof(*now))) {
+				td_counts_add(&s->half[h], &d->c);
+			} else if (was_exited && td_counts_equal(&v->c[!h], &s->half[!h])) {
 				/*
 				 * Exited a whole interval ago, and charged neither
 				 * before this read nor since (the other half is being
