@@ -43,6 +43,16 @@ static void key_double(FILE *f, const char *name, double v)
 	json_write_double(f, v);
 }
 
+/*
+ * A share in percent, 6 decimals (a millionth of a percent): the counts
+ * behind it are in the line whole. Fixed decimals print without printf.
+ */
+static void key_share(FILE *f, const char *name, double pct)
+{
+	key(f, name);
+	json_write_fixed(f, pct, 6);
+}
+
 static void key_pct(FILE *f, const char *name, double fraction, bool valid)
 {
 	key(f, name);
@@ -117,14 +127,14 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 		double cap = r->duration_s * 1e9;
 
 		key_double(f, "cpu_ns", counted(m, m->slots));
-		key_double(f, "cpu_pct", counted(m, cap > 0 ? 100.0 * m->slots / cap : 0.0));
+		key_share(f, "cpu_pct", counted(m, cap > 0 ? 100.0 * m->slots / cap : 0.0));
 		return;
 	}
 	const struct pmu_model *model = r->cfg->counters->model;
 
 	key_double(f, "slots", counted(m, m->slots));
-	key_double(f, "slots_pct",
-		   counted(m, r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0));
+	key_share(f, "slots_pct",
+		  counted(m, r->system.slots > 0 ? 100.0 * m->slots / r->system.slots : 0.0));
 	key_bool(f, "valid", m->valid);
 	/* Every metric of levels 1 and 2 by perf's name for it, as perf stat -j prints it. */
 	for (int i = 0; i < model->nr_metrics; i++) {

@@ -197,8 +197,12 @@ static bool write_fixed_fast(FILE *f, double v, int decimals)
 	if (decimals > 6)
 		return false;
 	scaled = fabs(v) * pow10[decimals];
-	/* Below 1e9 the product is off by at most 6e-8, well inside the margin. */
-	if (!(scaled < 1e9) || fabs(scaled - floor(scaled) - 0.5) < 1e-6)
+	/*
+	 * 10^N is exact, so the product is off by at most half an ulp:
+	 * scaled * 2^-53. Away from a tie by more than that (and 1e-6), it
+	 * rounds as the exact value does. Below 2^52 every integer is exact.
+	 */
+	if (!(scaled < 0x1p52) || fabs(scaled - floor(scaled) - 0.5) < fmax(1e-6, scaled * 0x1p-52))
 		return false;
 	n = (unsigned long long)floor(scaled + 0.5);
 	for (int i = 0; i < decimals; i++) {
