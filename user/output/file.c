@@ -50,6 +50,8 @@ int output_file_open(struct output_file *o, const char *path)
 
 int output_file_begin(struct output_file *o)
 {
+	/* A write that fails while the report is written leaves its errno for output_file_end. */
+	errno = 0;
 	if (o->truncated || !o->path)
 		return 0;
 	/* A FIFO, a terminal or /dev/null cannot be truncated, and need not be. */
@@ -75,12 +77,16 @@ static void cut_back(struct output_file *o)
 
 int output_file_end(struct output_file *o)
 {
+	int failed = errno, err;
 	off_t end;
-	int err;
 
+	/*
+	 * The report's writers may have failed already, leaving stdio's buffer
+	 * empty (EPIPE from `tdtrace --json | head`): their errno then says why.
+	 */
 	errno = 0;
 	if (fflush(o->f) || ferror(o->f)) {
-		err = errno ? -errno : -EIO;
+		err = errno ? -errno : failed ? -failed : -EIO;
 		cut_back(o);
 		return err;
 	}

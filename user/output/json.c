@@ -4,7 +4,6 @@
  * whole run. Schema in README.md ("JSON output"); bump TD_JSON_SCHEMA when
  * a field changes meaning or goes away.
  */
-#define _GNU_SOURCE /* fputs_unlocked */
 #include <math.h>
 #include <stdlib.h>
 #include "output/json_writer.h"
@@ -18,79 +17,79 @@
  * 11,000 lines a second with 10,000 tasks: no printf per field. Names
  * are the program's own, written as they are.
  */
-static void key(FILE *f, const char *name)
+static void key(struct jw *f, const char *name)
 {
-	fputs_unlocked(",\"", f);
-	fputs_unlocked(name, f);
-	fputs_unlocked("\":", f);
+	jw_puts(f, ",\"");
+	jw_puts(f, name);
+	jw_puts(f, "\":");
 }
 
-static void key_u64(FILE *f, const char *name, unsigned long long v)
+static void key_u64(struct jw *f, const char *name, unsigned long long v)
 {
 	key(f, name);
-	json_write_u64(f, v);
+	jw_u64(f, v);
 }
 
-static void key_bool(FILE *f, const char *name, bool v)
+static void key_bool(struct jw *f, const char *name, bool v)
 {
 	key(f, name);
-	fputs_unlocked(v ? "true" : "false", f);
+	jw_puts(f, v ? "true" : "false");
 }
 
-static void key_double(FILE *f, const char *name, double v)
+static void key_double(struct jw *f, const char *name, double v)
 {
 	key(f, name);
-	json_write_double(f, v);
+	jw_double(f, v);
 }
 
 /*
  * A share in percent, 6 decimals (a millionth of a percent): the counts
  * behind it are in the line whole. Fixed decimals print without printf.
  */
-static void key_share(FILE *f, const char *name, double pct)
+static void key_share(struct jw *f, const char *name, double pct)
 {
 	key(f, name);
-	json_write_fixed(f, pct, 6);
+	jw_fixed(f, pct, 6);
 }
 
-static void key_pct(FILE *f, const char *name, double fraction, bool valid)
+static void key_pct(struct jw *f, const char *name, double fraction, bool valid)
 {
 	key(f, name);
 	if (valid)
-		json_write_fixed(f, 100 * fraction, 2);
+		jw_fixed(f, 100 * fraction, 2);
 	else
-		fputs_unlocked("null", f);
+		jw_puts(f, "null");
 }
 
 /* Raw (unscaled) counts, by perf's event names. */
-#define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked */
-static void raw_counts(FILE *f, const char *name, const struct report *r, const struct td_counts *c)
+static void raw_counts(struct jw *f, const char *name, const struct report *r,
+		       const struct td_counts *c)
 {
 	key(f, name);
-	putc_unlocked('{', f);
+	jw_putc(f, '{');
 	for (int i = 0; i < r->cfg->counters->nr; i++) {
-		fputs_unlocked(i ? ",\"" : "\"", f);
-		fputs_unlocked(r->cfg->counters->name[i], f);
-		fputs_unlocked("\":", f);
-		json_write_u64(f, c->count[i]);
+		jw_puts(f, i ? ",\"" : "\"");
+		jw_puts(f, r->cfg->counters->name[i]);
+		jw_puts(f, "\":");
+		jw_u64(f, c->count[i]);
 	}
-	putc_unlocked('}', f);
+	jw_putc(f, '}');
 }
 
 /* What every line of a report has after its type, written once per report. */
-static void report_fields(FILE *f, const struct report *r)
+static void report_fields(struct jw *f, const struct report *r)
 {
-	fprintf(f, ",\"phase\":\"%s\"", r->summary ? "summary" : "interval");
+	jw_puts(f, r->summary ? ",\"phase\":\"summary\"" : ",\"phase\":\"interval\"");
 	key_u64(f, "interval", r->interval);
 	key_double(f, "timestamp", r->timestamp);
 	key_double(f, "elapsed_s", r->elapsed_s);
 	key_double(f, "duration_s", r->duration_s);
-	fprintf(f, ",\"mode\":\"%s\"", r->cfg->counters->software ? "software" : "topdown");
+	jw_puts(f, r->cfg->counters->software ? ",\"mode\":\"software\"" : ",\"mode\":\"topdown\"");
 	if (r->cfg->counters->model) {
-		fprintf(f, ",\"model\":");
-		json_write_cstring(f, r->cfg->counters->model->name, (size_t)-1);
-		fprintf(f, ",\"pmu\":");
-		json_write_cstring(f, r->cfg->counters->model->pmu, (size_t)-1);
+		jw_puts(f, ",\"model\":");
+		jw_cstring(f, r->cfg->counters->model->name, (size_t)-1);
+		jw_puts(f, ",\"pmu\":");
+		jw_cstring(f, r->cfg->counters->model->pmu, (size_t)-1);
 		key_bool(f, "smt_on", r->cfg->smt_on);
 		/* With SMT on, this model's per-task fractions are an approximation. */
 		key_bool(f, "smt_approximate",
@@ -98,12 +97,12 @@ static void report_fields(FILE *f, const struct report *r)
 	}
 }
 
-static void begin(FILE *f, const char *common, const char *type)
+static void begin(struct jw *f, const char *common, const char *type)
 {
-	fputs_unlocked("{\"schema\":" TD_STR(TD_JSON_SCHEMA) ",\"type\":\"", f);
-	fputs_unlocked(type, f);
-	putc_unlocked('"', f);
-	fputs_unlocked(common, f);
+	jw_puts(f, "{\"schema\":" TD_STR(TD_JSON_SCHEMA) ",\"type\":\"");
+	jw_puts(f, type);
+	jw_putc(f, '"');
+	jw_puts(f, common);
 }
 
 /* @v, or null (NaN) where the counters never ran: no count at all, not 0. */
@@ -113,7 +112,7 @@ static double counted(const struct td_metrics *m, double v)
 }
 
 /* What every entity has: counts, times, and the decoded metrics. */
-static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
+static void metrics(struct jw *f, const struct report *r, const struct td_counts *c,
 		    const struct td_metrics *m)
 {
 	key_u64(f, "slices", c->slices);
@@ -145,19 +144,20 @@ static void metrics(FILE *f, const struct report *r, const struct td_counts *c,
 	}
 }
 
-static void cgroup_fields(FILE *f, const struct row *row)
+static void cgroup_fields(struct jw *f, const struct row *row)
 {
 	key_u64(f, "cgroup_id", row->cgroup_id);
 	key(f, "cgroup");
 	if (row->idle)
-		fputs_unlocked("\"[idle]\"", f);
+		jw_puts(f, "\"[idle]\"");
 	else if (row->cgroup)
-		json_write_cstring(f, row->cgroup, (size_t)-1);
+		jw_cstring(f, row->cgroup, (size_t)-1);
 	else
-		fputs_unlocked("null", f);
+		jw_puts(f, "null");
 }
 
-static void task_line(FILE *f, const struct report *r, const char *common, const struct row *row)
+static void task_line(struct jw *f, const struct report *r, const char *common,
+		      const struct row *row)
 {
 	const struct task_sample *t = row->task;
 
@@ -167,18 +167,19 @@ static void task_line(FILE *f, const struct report *r, const char *common, const
 	key_u64(f, "pid", t->val.tgid);
 	key(f, "comm");
 	if (row->idle)
-		fputs_unlocked("\"[idle]\"", f);
+		jw_puts(f, "\"[idle]\"");
 	else
-		json_write_cstring(f, t->val.comm, TD_COMM_LEN);
+		jw_cstring(f, t->val.comm, TD_COMM_LEN);
 	key_u64(f, "start_ns", t->key.start_ns);
 	key_bool(f, "idle", row->idle);
 	key_bool(f, "exited", t->val.flags & TD_TASK_EXITED);
 	cgroup_fields(f, row);
 	metrics(f, r, row->c, &row->m);
-	fputs_unlocked("}\n", f);
+	jw_puts(f, "}\n");
 }
 
-static void cgroup_line(FILE *f, const struct report *r, const char *common, const struct row *row)
+static void cgroup_line(struct jw *f, const struct report *r, const char *common,
+			const struct row *row)
 {
 	begin(f, common, "cgroup");
 	cgroup_fields(f, row);
@@ -187,23 +188,24 @@ static void cgroup_line(FILE *f, const struct report *r, const char *common, con
 		key_u64(f, "depth", cgroup_path_depth(row->cgroup));
 	if (row->label) {
 		key(f, "label");
-		json_write_cstring(f, row->label->label, sizeof(row->label->label));
-		fprintf(f, ",\"container\":{\"kind\":\"%s\"",
-			container_kind_name(row->label->kind));
+		jw_cstring(f, row->label->label, sizeof(row->label->label));
+		jw_puts(f, ",\"container\":{\"kind\":\"");
+		jw_puts(f, container_kind_name(row->label->kind));
+		jw_putc(f, '"');
 		key(f, "id");
-		json_write_cstring(f, row->label->id, sizeof(row->label->id));
+		jw_cstring(f, row->label->id, sizeof(row->label->id));
 		key(f, "pod_uid");
-		json_write_cstring(f, row->label->pod_uid, sizeof(row->label->pod_uid));
+		jw_cstring(f, row->label->pod_uid, sizeof(row->label->pod_uid));
 		key(f, "qos");
-		json_write_cstring(f, row->label->qos, sizeof(row->label->qos));
-		putc_unlocked('}', f);
+		jw_cstring(f, row->label->qos, sizeof(row->label->qos));
+		jw_putc(f, '}');
 	}
 	raw_counts(f, "self_counts", r, row->self);
 	metrics(f, r, row->c, &row->m);
-	fputs_unlocked("}\n", f);
+	jw_puts(f, "}\n");
 }
 
-static void system_line(FILE *f, const struct report *r, const char *common)
+static void system_line(struct jw *f, const struct report *r, const char *common)
 {
 	const struct td_cpu_totals *t = r->totals;
 
@@ -215,12 +217,12 @@ static void system_line(FILE *f, const struct report *r, const char *common)
 	key_u64(f, "follow_drops", t->follow_drops);
 	if (r->cfg->cgroup_opts && r->cfg->cgroup_opts->nr_roots) {
 		key(f, "cgroups_removed");
-		putc_unlocked('[', f);
+		jw_putc(f, '[');
 		for (int i = 0; i < r->nr_removed; i++) {
-			fputs_unlocked(i ? "," : "", f);
-			json_write_cstring(f, r->removed[i], (size_t)-1);
+			jw_puts(f, i ? "," : "");
+			jw_cstring(f, r->removed[i], (size_t)-1);
 		}
-		putc_unlocked(']', f);
+		jw_putc(f, ']');
 	}
 	key_bool(f, "filtered", r->cfg->filtered);
 	key_bool(f, "conserved", r->conserved);
@@ -232,28 +234,40 @@ static void system_line(FILE *f, const struct report *r, const char *common)
 	raw_counts(f, "task_overflow", r, &t->task_overflow);
 	raw_counts(f, "cgroup_overflow", r, &t->cgroup_overflow);
 	metrics(f, r, &t->all, &r->system);
-	fputs_unlocked("}\n", f);
+	jw_puts(f, "}\n");
 }
 
-void output_json(FILE *f, const struct report *r)
+void output_json(FILE *out, const struct report *r)
 {
+	struct jw *f = malloc(sizeof(*f));
 	char *common = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&common, &len);
 
-	if (!m)
-		return;
-	report_fields(m, r);
-	if (fclose(m)) {
+	if (!f || !m) {
+		free(f);
+		if (m)
+			fclose(m);
 		free(common);
 		return;
 	}
-	flockfile(f);
+	jw_init(f, m);
+	report_fields(f, r);
+	jw_flush(f);
+	if (fclose(m)) {
+		free(common);
+		free(f);
+		return;
+	}
+	jw_init(f, out);
+	flockfile(out);
 	system_line(f, r, common);
 	for (size_t i = 0; i < r->nr_tasks; i++)
 		task_line(f, r, common, &r->tasks[i]);
 	for (size_t i = 0; i < r->nr_cgroups; i++)
 		cgroup_line(f, r, common, &r->cgroups[i]);
-	funlockfile(f);
+	jw_flush(f);
+	funlockfile(out);
 	free(common);
+	free(f);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON value writers: always produce valid JSON, whatever the input bytes. */
-#define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked */
+#define _GNU_SOURCE /* fwrite_unlocked */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,12 +55,12 @@ static bool plain_byte(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
-void json_write_string(FILE *f, const char *s, size_t len)
+void jw_string(struct jw *w, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
 
-	putc_unlocked('"', f);
+	jw_putc(w, '"');
 	while (p && i < len) {
 		unsigned char c = p[i];
 
@@ -69,42 +69,47 @@ void json_write_string(FILE *f, const char *s, size_t len)
 			n = 1;
 			while (i + n < len && plain_byte(p[i + n]))
 				n++;
-			fwrite_unlocked(p + i, 1, n, f);
+			jw_write(w, (const char *)p + i, n);
 			i += n;
 			continue;
 		}
 		switch (c) {
 		case '"':
-			fputs_unlocked("\\\"", f);
+			jw_puts(w, "\\\"");
 			break;
 		case '\\':
-			fputs_unlocked("\\\\", f);
+			jw_puts(w, "\\\\");
 			break;
 		case '\b':
-			fputs_unlocked("\\b", f);
+			jw_puts(w, "\\b");
 			break;
 		case '\f':
-			fputs_unlocked("\\f", f);
+			jw_puts(w, "\\f");
 			break;
 		case '\n':
-			fputs_unlocked("\\n", f);
+			jw_puts(w, "\\n");
 			break;
 		case '\r':
-			fputs_unlocked("\\r", f);
+			jw_puts(w, "\\r");
 			break;
 		case '\t':
-			fputs_unlocked("\\t", f);
+			jw_puts(w, "\\t");
 			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
-				fprintf(f, "\\u%04x", c);
+				{
+					char u[8];
+
+					snprintf(u, sizeof(u), "\\u%04x", c);
+					jw_write(w, u, 6);
+				}
 			} else {
 				n = utf8_seq_len(p + i, len - i);
 				if (n == 0) {
 					/* Resume at the next byte. */
-					fputs_unlocked("\\ufffd", f);
+					jw_puts(w, "\\ufffd");
 				} else {
-					fwrite_unlocked(p + i, 1, n, f);
+					jw_write(w, (const char *)p + i, n);
 					i += n;
 					continue;
 				}
@@ -113,12 +118,12 @@ void json_write_string(FILE *f, const char *s, size_t len)
 		}
 		i++;
 	}
-	putc_unlocked('"', f);
+	jw_putc(w, '"');
 }
 
-void json_write_cstring(FILE *f, const char *s, size_t max)
+void jw_cstring(struct jw *w, const char *s, size_t max)
 {
-	json_write_string(f, s, s ? strnlen(s, max) : 0);
+	jw_string(w, s, s ? strnlen(s, max) : 0);
 }
 
 /*
@@ -126,23 +131,23 @@ void json_write_cstring(FILE *f, const char *s, size_t max)
  * exponent letters, and turn whatever the locale uses as decimal point into
  * '.'.
  */
-static void put_number(FILE *f, const char *buf)
+static void put_number(struct jw *w, const char *buf)
 {
 	const char *p;
 	int in_point = 0;
 
 	for (p = buf; *p; p++) {
 		if ((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e' || *p == 'E') {
-			putc_unlocked(*p, f);
+			jw_putc(w, *p);
 			in_point = 0;
 		} else if (!in_point) {
-			putc_unlocked('.', f);
+			jw_putc(w, '.');
 			in_point = 1;
 		}
 	}
 }
 
-void json_write_u64(FILE *f, unsigned long long v)
+void jw_u64(struct jw *w, unsigned long long v)
 {
 	char buf[24];
 	char *p = buf + sizeof(buf);
@@ -151,26 +156,26 @@ void json_write_u64(FILE *f, unsigned long long v)
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+	jw_write(w, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /* Below this, an integral double is printed by %.15g as all its digits. */
 #define TD_EXACT_INT 1e15
 
-void json_write_double(FILE *f, double v)
+void jw_double(struct jw *w, double v)
 {
 	char buf[64];
 	int prec;
 
 	if (!isfinite(v)) {
-		fputs_unlocked("null", f);
+		jw_puts(w, "null");
 		return;
 	}
 	/* Counts and scales are mostly whole: the same digits as below, without printf. */
 	if (v == floor(v) && fabs(v) < TD_EXACT_INT && !(v == 0 && signbit(v))) {
 		if (v < 0)
-			putc_unlocked('-', f);
-		json_write_u64(f, (unsigned long long)fabs(v));
+			jw_putc(w, '-');
+		jw_u64(w, (unsigned long long)fabs(v));
 		return;
 	}
 	for (prec = 15; prec <= 17; prec++) {
@@ -178,7 +183,7 @@ void json_write_double(FILE *f, double v)
 		if (prec == 17 || strtod(buf, NULL) == v)
 			break;
 	}
-	put_number(f, buf);
+	put_number(w, buf);
 }
 
 /*
@@ -186,7 +191,7 @@ void json_write_double(FILE *f, double v)
  * %.Nf prints it; false when v is too big or too close to a tie for
  * the product v * 10^N to round the way printf's exact decimal does.
  */
-static bool write_fixed_fast(FILE *f, double v, int decimals)
+static bool write_fixed_fast(struct jw *w, double v, int decimals)
 {
 	static const double pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
 	char digits[32];
@@ -218,30 +223,78 @@ static bool write_fixed_fast(FILE *f, double v, int decimals)
 	/* printf keeps the sign of a negative value, even one that rounds to zero. */
 	if (signbit(v))
 		*--p = '-';
-	fwrite_unlocked(p, 1, (size_t)(digits + sizeof(digits) - p), f);
+	jw_write(w, p, (size_t)(digits + sizeof(digits) - p));
 	return true;
 }
 
-void json_write_fixed(FILE *f, double v, int decimals)
+void jw_fixed(struct jw *w, double v, int decimals)
 {
 	/* DBL_MAX has 309 integer digits. */
 	char buf[400];
 	int n;
 
 	if (!isfinite(v)) {
-		fputs_unlocked("null", f);
+		jw_puts(w, "null");
 		return;
 	}
 	if (decimals < 0)
 		decimals = 0;
 	if (decimals > 40)
 		decimals = 40;
-	if (write_fixed_fast(f, v, decimals))
+	if (write_fixed_fast(w, v, decimals))
 		return;
 	n = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (n < 0 || (size_t)n >= sizeof(buf)) {
-		json_write_double(f, v);
+		jw_double(w, v);
 		return;
 	}
-	put_number(f, buf);
+	put_number(w, buf);
+}
+
+void jw_flush(struct jw *w)
+{
+	if (w->p > w->buf)
+		fwrite_unlocked(w->buf, 1, (size_t)(w->p - w->buf), w->f);
+	w->p = w->buf;
+}
+
+void jw_write_long(struct jw *w, const char *s, size_t n)
+{
+	jw_flush(w);
+	fwrite_unlocked(s, 1, n, w->f);
+}
+
+/* The FILE forms: one buffer's worth at a time, flushed at once. */
+#define JW_FILE(call)                                                                              \
+	do {                                                                                       \
+		struct jw w_;                                                                      \
+                                                                                                   \
+		jw_init(&w_, f);                                                                   \
+		call;                                                                              \
+		jw_flush(&w_);                                                                     \
+	} while (0)
+
+void json_write_string(FILE *f, const char *s, size_t len)
+{
+	JW_FILE(jw_string(&w_, s, len));
+}
+
+void json_write_cstring(FILE *f, const char *s, size_t max)
+{
+	JW_FILE(jw_cstring(&w_, s, max));
+}
+
+void json_write_u64(FILE *f, unsigned long long v)
+{
+	JW_FILE(jw_u64(&w_, v));
+}
+
+void json_write_double(FILE *f, double v)
+{
+	JW_FILE(jw_double(&w_, v));
+}
+
+void json_write_fixed(FILE *f, double v, int decimals)
+{
+	JW_FILE(jw_fixed(&w_, v, decimals));
 }
