@@ -264,6 +264,23 @@ static void test_add_running_sum(void **state)
 	assert_int_equal(d2.nr, 2);
 	assert_counts_are(&d2.v[1].c, 3, 1);
 
+	/* Only known entries: added where they are, no copy of the sum; names from the delta. */
+	{
+		struct entry_set d4 = { 0 };
+		const struct entry *before = acc.v;
+
+		push(&d4, named(ent(10, 1, CG_B, 1, 1), "later"));
+		push(&d4, ent(99, 9, CG_A, 2, 1));
+		assert_int_equal(entries_add(&acc, &d4), 0);
+		assert_ptr_equal(acc.v, before);
+		assert_int_equal(acc.nr, 6);
+		assert_entry(&acc.v[2], 10, 1, CG_B, 4 + 1, 1 + 1);
+		assert_string_equal(acc.v[2].comm, "later");
+		assert_entry(&acc.v[5], 99, 9, CG_A, 6 + 2, 2 + 1);
+		assert_entry(&acc.v[1], 10, 1, CG_A, 11, 2);
+		entries_free(&d4);
+	}
+
 	/* Adding an empty delta changes nothing. */
 	entries_free(&d1);
 	assert_int_equal(entries_add(&acc, &d1), 0);

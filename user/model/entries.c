@@ -31,39 +31,58 @@ void entries_free(struct entry_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* acc->v[i] += e, its name and flags from e (the latest). */
+static void add_into(struct entry *into, const struct entry *e)
+{
+	td_counts_add(&into->c, &e->c);
+	into->tgid = e->tgid;
+	into->flags = e->flags;
+	memcpy(into->comm, e->comm, sizeof(into->comm));
+}
+
 int entries_add(struct entry_set *acc, const struct entry_set *delta)
 {
-	size_t i = 0, j = 0, n = 0, cap;
+	size_t i = 0, j = 0, n = 0, nr_new = 0, cap;
 	struct entry *out;
 
+	/* Room for a merge first: on -ENOMEM, acc is as it was. */
 	if (array_reserve((void **)&acc->spare, &acc->spare_cap, acc->nr + delta->nr + 1,
 			  sizeof(*out)))
 		return -ENOMEM;
-	out = acc->spare;
-	while (i < acc->nr || j < delta->nr) {
-		int cmp = i == acc->nr	   ? 1
-			  : j == delta->nr ? -1
-					   : td_key_cmp(&acc->v[i].key, &delta->v[j].key);
+	/*
+	 * Mostly the same tasks as the interval before: add in place, and
+	 * merge (copying the whole sum) only when some entries are new.
+	 */
+	for (size_t k = 0; k < delta->nr; k++) {
+		struct entry *e = TD_SEEK(acc->v, acc->nr, &i, &delta->v[k].key);
 
-		if (cmp < 0) {
-			out[n++] = acc->v[i++];
-		} else if (cmp > 0) {
-			out[n++] = delta->v[j++];
-		} else {
-			struct td_counts sum = acc->v[i].c;
-
-			td_counts_add(&sum, &delta->v[j].c);
-			out[n] = delta->v[j++];
-			out[n++].c = sum;
-			i++;
-		}
+		if (e)
+			add_into(e, &delta->v[k]);
+		else
+			nr_new++;
 	}
-	cap = acc->cap;
-	acc->spare = acc->v;
-	acc->v = out;
-	acc->cap = acc->spare_cap;
-	acc->spare_cap = cap;
-	acc->nr = n;
+	if (nr_new) {
+		out = acc->spare;
+		/* Those already in acc were added above: merge in the others. */
+		for (i = 0; i < acc->nr || j < delta->nr;) {
+			int cmp = i == acc->nr	   ? 1
+				  : j == delta->nr ? -1
+						   : td_key_cmp(&acc->v[i].key, &delta->v[j].key);
+
+			if (cmp > 0)
+				out[n++] = delta->v[j++];
+			else
+				out[n++] = acc->v[i++];
+			if (!cmp)
+				j++;
+		}
+		cap = acc->cap;
+		acc->spare = acc->v;
+		acc->v = out;
+		acc->cap = acc->spare_cap;
+		acc->spare_cap = cap;
+		acc->nr = n;
+	}
 	totals_add(&acc->totals, &delta->totals);
 	for (int k = 0; k < TD_MAX_PMUS; k++)
 		totals_add(&acc->pmu_totals[k], &delta->pmu_totals[k]);
