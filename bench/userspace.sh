@@ -33,7 +33,7 @@ if ! grep -q ready "$TMP/crowd"; then
 	exit 1
 fi
 
-# Measure one tdtrace run; $1 is "table" or "json". Prints "cpu_ticks rss_kib".
+# Measure one tdtrace run; $1 is "table" or "json". Prints "cpu_ticks rss_kib anon_kib".
 measure() {
 	if [ "$1" = json ]; then
 		"$B/tdtrace" --software -I 1000 --json >"$TMP/out" 2>"$TMP/err" &
@@ -49,9 +49,11 @@ measure() {
 	sleep "$RUN"
 	cpu1=$(awk '{ print $14 + $15 }' "/proc/$td/stat")
 	rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$td/status")
+	# Of the resident memory now: tdtrace's own heap, and the mapped entry array.
+	anon=$(awk '/^RssAnon/ { print $2 }' "/proc/$td/status")
 	kill -INT "$td"
 	wait "$td"
-	echo "$((cpu1 - cpu0)) $rss"
+	echo "$((cpu1 - cpu0)) $rss $anon"
 }
 
 ticks=$(getconf CLK_TCK)
@@ -73,8 +75,9 @@ echo "| entry map at start | $map |"
 echo "| slices dropped, map full (summary task_drops, json run) | ${drops:-?} |"
 for m in table json; do
 	eval "set -- \$$m"
-	awk -v m="$m" -v c="$1" -v t="$ticks" -v run="$RUN" -v rss="$2" 'BEGIN {
+	awk -v m="$m" -v c="$1" -v t="$ticks" -v run="$RUN" -v rss="$2" -v anon="$3" 'BEGIN {
 		printf "| tdtrace -I 1000, %s output: user+system CPU | %.2f%% of one CPU (%.1f ms per interval) |\n",
 			m, c / t / run * 100, c / t / run * 1000
-		printf "| tdtrace -I 1000, %s output: peak RSS (VmHWM) | %.1f MiB |\n", m, rss / 1024 }'
+		printf "| tdtrace -I 1000, %s output: peak RSS (VmHWM) | %.1f MiB |\n", m, rss / 1024
+		printf "| tdtrace -I 1000, %s output: its own heap at the end (RssAnon) | %.1f MiB |\n", m, anon / 1024 }'
 done
