@@ -1,11 +1,12 @@
 #!/bin/sh
 # make bench, second part: tdtrace's own user-space CPU per interval and its
 # peak RSS with many live tasks and cgroups (issue 4: 10,000 and 1,000).
-#   TASKS=10000 CGROUPS=1000 SECONDS_RUN=10 bench/userspace.sh
+#   TASKS=10000 CGROUPS=1000 SECONDS_RUN=10 WARMUP_SECONDS=3 bench/userspace.sh
 set -u
 TASKS=${TASKS:-10000}
 CGROUPS=${CGROUPS:-1000}
 RUN=${SECONDS_RUN:-10}
+WARMUP=${WARMUP_SECONDS:-3}
 B=${OUTPUT:-build}
 TMP=$(mktemp -d)
 CG_MOUNT=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
@@ -22,8 +23,8 @@ trap cleanup EXIT INT TERM
 mkdir -p "$DIR"
 "$B/tasks" "$DIR" "$TASKS" "$CGROUPS" 500 2>"$TMP/crowd" &
 crowd=$!
-# Forking 30,000 takes a while here: up to 10 ms a process.
-for _ in $(seq $((TASKS / 10 + 600))); do
+# Forking 30,000 takes a while here: up to 20 ms a process.
+for _ in $(seq $((TASKS / 5 + 600))); do
 	grep -q ready "$TMP/crowd" && break
 	sleep 0.1
 done
@@ -45,6 +46,8 @@ measure() {
 		grep -q counting "$TMP/err" && break
 		sleep 0.05
 	done
+	# The steady state: the first intervals list and sort every entry once.
+	sleep "$WARMUP"
 	cpu0=$(awk '{ print $14 + $15 }' "/proc/$td/stat")
 	sleep "$RUN"
 	cpu1=$(awk '{ print $14 + $15 }' "/proc/$td/stat")
