@@ -65,7 +65,8 @@ static void pin(pid_t pid, int cpu)
 }
 
 /* What the run said: stderr's hotplug lines, the intervals' cpus, the spinner's time. */
-static void check_run(const char *err, const char *out, uint64_t want_ns, bool went_offline)
+static void check_run(const char *err, const char *out, uint64_t want_ns, uint64_t steal_ns,
+		      bool went_offline)
 {
 	bool saw_one = false, saw_two_after = false;
 	json_t *lines, *o;
@@ -89,7 +90,7 @@ static void check_run(const char *err, const char *out, uint64_t want_ns, bool w
 	if (!saw_one || !saw_two_after)
 		fail_msg("\"cpus\" did not go to 1 and back to 2 (%s, %s)",
 			 saw_one ? "1 seen" : "no 1", saw_two_after ? "2 after" : "no 2 after");
-	fault_assert_cpu_near(lines, load.pid, want_ns);
+	fault_assert_cpu_near(lines, load.pid, want_ns, steal_ns);
 	json_decref(lines);
 }
 
@@ -98,7 +99,7 @@ static void run(bool offline_first)
 {
 	static const char *const args[] = { "--software", "--json", "-I", "250", NULL };
 	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", SPIN_S, NULL };
-	uint64_t base_ns = 0, end_ns = 0;
+	uint64_t base_ns = 0, end_ns = 0, steal_ns;
 	struct itest_bpf_ids ids;
 	char *out, *err;
 	int code;
@@ -109,6 +110,7 @@ static void run(bool offline_first)
 	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
 	fault_start(&td, 0, args, &ids);
 	assert_int_equal(itest_schedstat_ns(load.pid, &base_ns), 0);
+	steal_ns = itest_steal_ns();
 	if (!offline_first)
 		pin(load.pid, 1);
 	assert_int_equal(write(load.in_pipe, "g", 1), 1);
@@ -122,13 +124,14 @@ static void run(bool offline_first)
 	if (itest_wait_nowait(&load, SPIN_WAIT_MS))
 		fail_msg("spin %s did not end within %d ms", SPIN_S, SPIN_WAIT_MS);
 	assert_int_equal(itest_schedstat_ns(load.pid, &end_ns), 0);
+	steal_ns = itest_steal_ns() - steal_ns;
 	itest_sleep_ms(300);
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	out = itest_stdout(&td);
 	err = itest_stderr(&td);
 	if (code != 0)
 		fail_msg("exit %d after SIGTERM (want 0); stderr: %s", code, err);
-	check_run(err, out, end_ns - base_ns, !offline_first);
+	check_run(err, out, end_ns - base_ns, steal_ns, !offline_first);
 	free(out);
 	free(err);
 	fault_assert_detached(&ids);

@@ -88,7 +88,7 @@ static void test_second_software_user(void **state)
 	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", SPIN_S, NULL };
 	char *perf_argv[] = { NULL,	   "stat", "-x,",   "-a",   "-e",
 			      "cpu-clock", "--",   "sleep", PERF_S, NULL };
-	uint64_t base_ns = 0, end_ns = 0;
+	uint64_t base_ns = 0, end_ns = 0, steal_ns;
 	double perf_ms, perf_want_ms = PERF_SECS * 1000 * nr_online_cpus();
 	struct itest_bpf_ids ids;
 	json_t *lines, *o;
@@ -103,6 +103,7 @@ static void test_second_software_user(void **state)
 	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
 	fault_start(&td, 0, args, &ids);
 	assert_int_equal(itest_schedstat_ns(load.pid, &base_ns), 0);
+	steal_ns = itest_steal_ns();
 	assert_int_equal(write(load.in_pipe, "g", 1), 1);
 	itest_sleep_ms(300);
 
@@ -125,6 +126,7 @@ static void test_second_software_user(void **state)
 	if (itest_wait_nowait(&load, SPIN_WAIT_MS))
 		fail_msg("spin %s did not end within %d ms", SPIN_S, SPIN_WAIT_MS);
 	assert_int_equal(itest_schedstat_ns(load.pid, &end_ns), 0);
+	steal_ns = itest_steal_ns() - steal_ns;
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	out = itest_stdout(&td);
 	err = itest_stderr(&td);
@@ -144,7 +146,7 @@ static void test_second_software_user(void **state)
 	}
 	if (!fault_find(lines, "system", "summary", 0))
 		fail_msg("no summary after SIGTERM");
-	fault_assert_cpu_near(lines, load.pid, end_ns - base_ns);
+	fault_assert_cpu_near(lines, load.pid, end_ns - base_ns, steal_ns);
 	json_decref(lines);
 	free(out);
 	free(err);
