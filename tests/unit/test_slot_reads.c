@@ -243,28 +243,6 @@ static void test_evict(void **state)
 	arr_free(a);
 }
 
-/* An exited task's entry charged in the half being written stays until it is quiet. */
-static void test_evict_waits_for_open_half(void **state)
-{
-	struct arr *a = arr_new();
-
-	(void)state;
-	make(a, 6, 9, CG_A);
-	charge(a, 6, 2, 1);
-	a->vals[6].flags = TD_TASK_EXITED;
-	assert_int_equal(do_read(a), 0);
-	/* Its final switch lands after the next read's flush: in the open half. */
-	charge_during(a, 6, 1, 1);
-	assert_int_equal(do_read(a), 0);
-	assert_int_equal(a->delta.nr, 0);
-	/* That half closes now: charged, so it stays once more; then it goes. */
-	assert_int_equal(do_read(a), 0);
-	assert_charged(a, 9, CG_A, 1, 1);
-	assert_int_equal(do_read(a), 1);
-	assert_int_equal(a->evict[0].slot, 6);
-	arr_free(a);
-}
-
 /* A slot given back and made again holds a new entry, counted from zero. */
 static void test_slot_reused(void **state)
 {
@@ -342,7 +320,6 @@ int main(void)
 		cmocka_unit_test(test_differences),
 		cmocka_unit_test(test_any_field),
 		cmocka_unit_test(test_evict),
-		cmocka_unit_test(test_evict_waits_for_open_half),
 		cmocka_unit_test(test_slot_reused),
 		cmocka_unit_test(test_sum_of_reads),
 	};

@@ -229,84 +229,61 @@ static bool of_pmu(const struct entry *e, int pmu)
 	return pmu < 0 || e->key.pmu == (__u32)pmu;
 }
 
-/* A cgroup id and where its row goes. */
-struct id_ref {
-	__u64 id;
-	size_t idx;
-};
-
-static int cmp_id_ref(const void *a, const void *b)
+static int cmp_cgroup_id(const void *a, const void *b)
 {
-	const struct id_ref *x = a, *y = b;
+	const struct cgroup_sample *x = a, *y = b;
 
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /*
  * Open addressing over cgroup ids: @tab has 2^@bits cells, each 0 or one
- * plus an index into @ids. Returns the cell of @id, or the empty cell
- * where it would go.
+ * plus the index of a row in @rows. Returns the cell of @id, or the empty
+ * cell where it would go.
  */
-static size_t *id_cell(size_t *tab, unsigned int bits, const struct id_ref *ids, __u64 id)
+static size_t *id_cell(size_t *tab, unsigned int bits, const struct cgroup_sample *rows, __u64 id)
 {
 	size_t mask = ((size_t)1 << bits) - 1, i = (id * 0x9e3779b97f4a7c15ull) >> (64 - bits);
 
-	while (tab[i] && ids[tab[i] - 1].id != id)
+	while (tab[i] && rows[tab[i] - 1].id != id)
 		i = (i + 1) & mask;
 	return &tab[i];
 }
 
 /*
- * The cgroup rows of @s's entries of @pmu, in id order: the distinct
- * cgroups are found through a hash of their ids (at most as many as
- * entries, usually ten times fewer), sorted, then every entry is added to
- * its row. Sorting every entry by cgroup cost more than all of this.
+ * The cgroup rows of @s's entries of @pmu, in id order: each entry is
+ * added to its cgroup's row, found through a hash of the ids, and the
+ * rows (about ten times fewer than the entries) are sorted last. Sorting
+ * every entry by cgroup cost more than all of this.
  */
 static int cgroup_view(const struct entry_set *s, int pmu, struct snapshot *view)
 {
 	unsigned int bits = 1;
-	struct id_ref *ids;
 	size_t *tab, nr = 0;
 
 	while (((size_t)1 << bits) < 2 * s->nr)
 		bits++;
 	tab = calloc((size_t)1 << bits, sizeof(*tab));
-	ids = malloc((s->nr ? s->nr : 1) * sizeof(*ids));
-	if (!tab || !ids) {
-		free(tab);
-		free(ids);
+	if (!tab)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < s->nr; i++) {
+		const struct entry *e = &s->v[i];
 		size_t *cell;
 
-		if (!of_pmu(&s->v[i], pmu))
+		if (!of_pmu(e, pmu))
 			continue;
-		cell = id_cell(tab, bits, ids, s->v[i].key.cgroup_id);
+		cell = id_cell(tab, bits, view->cgroups, e->key.cgroup_id);
 		if (!*cell) {
-			ids[nr] = (struct id_ref){ .id = s->v[i].key.cgroup_id };
+			view->cgroups[nr].id = e->key.cgroup_id;
+			memset(&view->cgroups[nr].c, 0, sizeof(view->cgroups[nr].c));
 			*cell = ++nr;
 		}
+		td_counts_add(&view->cgroups[*cell - 1].c, &e->c);
 	}
-	qsort(ids, nr, sizeof(*ids), cmp_id_ref);
-	/* Each cell now points at its cgroup's row, found again by id. */
-	memset(tab, 0, ((size_t)1 << bits) * sizeof(*tab));
-	for (size_t k = 0; k < nr; k++) {
-		*id_cell(tab, bits, ids, ids[k].id) = k + 1;
-		view->cgroups[k].id = ids[k].id;
-		memset(&view->cgroups[k].c, 0, sizeof(view->cgroups[k].c));
-	}
-	for (size_t i = 0; i < s->nr; i++) {
-		size_t row;
-
-		if (!of_pmu(&s->v[i], pmu))
-			continue;
-		row = *id_cell(tab, bits, ids, s->v[i].key.cgroup_id) - 1;
-		td_counts_add(&view->cgroups[row].c, &s->v[i].c);
-	}
+	if (nr) /* no rows: perhaps no buffer, and qsort must not get NULL */
+		qsort(view->cgroups, nr, sizeof(*view->cgroups), cmp_cgroup_id);
 	view->nr_cgroups = nr;
 	free(tab);
-	free(ids);
 	return 0;
 }
 
