@@ -1015,7 +1015,8 @@ int BPF_PROG(td_fork, struct task_struct *parent, struct task_struct *child)
  * CPU. Its counters are new perf events, so the cached member pointers go
  * and the baseline is read here and now: no delta spans the old and the
  * new counters, and the slice running from this moment is charged at the
- * next switch (a lone task may not switch before the next interval).
+ * next switch (a lone task may not switch before the next interval). It
+ * also takes the other CPUs' epoch: offline, it missed their flushes.
  */
 struct td_layout new_layout; /* .bss: written by the loader just before */
 
@@ -1032,6 +1033,7 @@ int td_relayout(void *ctx)
 	st->nr_counters = new_layout.nr_counters;
 	st->nr_groups = new_layout.nr_groups;
 	st->pmu = new_layout.pmu;
+	st->epoch = new_layout.epoch;
 	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
 		st->group[i] = new_layout.group[i];
 		st->leads[i] = new_layout.leads[i];

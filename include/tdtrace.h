@@ -131,6 +131,12 @@ struct td_layout {
 	__u32 pad;
 	__u8 group[TD_MAX_COUNTERS];
 	__u8 leads[TD_MAX_COUNTERS];
+	/*
+	 * The epoch every counted CPU is in (the loader's count of reads): a
+	 * CPU that missed flushes while offline must charge the half the
+	 * others charge, or the loader reads a half it still writes.
+	 */
+	__u64 epoch;
 };
 
 /* What td_selfcheck found, comparing direct and helper reads of the members. */

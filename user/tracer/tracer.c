@@ -397,12 +397,16 @@ void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thr
 		tr->on_cgroup_switch ? " at cgroup switches" : "");
 }
 
-/* Run td_relayout on @cpu: it takes @l as its layout and reads afresh. */
+/*
+ * Run td_relayout on @cpu: it takes @l as its layout and reads afresh, in
+ * the epoch of the other CPUs (it may have missed flushes while offline).
+ */
 static int relayout(struct tracer *tr, int cpu, const struct td_layout *l)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
 
 	tr->skel->bss->new_layout = *l;
+	tr->skel->bss->new_layout.epoch = tr->coll.epoch;
 	if (bpf_prog_test_run_opts(bpf_program__fd(tr->skel->progs.td_relayout), &opts))
 		return -errno;
 	return 0;
