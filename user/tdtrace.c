@@ -57,7 +57,7 @@ static void setup_process(const struct options *o)
 
 /*
  * What measured a report: its index, when it ends, how long it covers, on
- * how many CPUs, and with --self-stats the switch program's own cost.
+ * how many CPUs, and with --self-stats what tdtrace's BPF programs cost.
  */
 static struct report measured(unsigned int interval, double elapsed, double duration,
 			      const struct tracer *tr, const struct options *o)
@@ -72,7 +72,7 @@ static struct report measured(unsigned int interval, double elapsed, double dura
 			     .duration_s = duration,
 			     .nr_cpus = tracer_nr_cpus(tr) };
 	if (o->self_stats)
-		tracer_self_cost(tr, &r.self_runs, &r.self_ns);
+		r.nr_self = tracer_self_cost(tr, r.self, TD_MAX_PROG_COSTS);
 	return r;
 }
 

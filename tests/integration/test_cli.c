@@ -221,14 +221,20 @@ static void test_sigterm_json_summary(void **state)
 	free(err);
 }
 
-/* --self-stats: the summary says how often the program ran and for how long. */
-static void test_self_stats(void **state)
+/*
+ * --self-stats: the summary says what each BPF program that ran cost, and
+ * their sum. In every mode: --per-cgroup charges switches without td_switch
+ * (td_cgroup_switch and td_idle), and its cost must be counted too.
+ */
+static void check_self_stats(const char *mode)
 {
-	const char *args[] = { "--software", "--json", "--self-stats", "-I", "200", NULL };
+	const char *args[] = { "--software", "--json", "--self-stats", "-I", "200", mode, NULL };
 	struct itest_proc *p = start(args, 0);
-	long long runs = -1, ns = -1;
+	long long runs = -1, ns = -1, all_runs = -1, all_ns = -1, sum_runs = 0, sum_ns = 0;
+	long long flush_runs = 0;
 	int code, bad;
-	json_t *lines, *o;
+	json_t *lines, *o, *progs = NULL, *prog;
+	const char *name;
 	char *out, *err;
 	size_t i;
 
@@ -242,21 +248,50 @@ static void test_self_stats(void **state)
 		if (itest_jis(o, "phase", "summary") && itest_jis(o, "type", "system")) {
 			runs = itest_jint(o, "self_switch_runs");
 			ns = itest_jint(o, "self_switch_ns");
+			all_runs = itest_jint(o, "self_runs");
+			all_ns = itest_jint(o, "self_ns");
+			progs = json_object_get(o, "self_programs");
 		}
 		/* Only the summary carries it. */
 		if (itest_jis(o, "phase", "interval"))
 			assert_null(json_object_get(o, "self_switch_runs"));
 	}
-	print_message("--self-stats: %lld runs, %lld ns (%.0f ns per run)\n", runs, ns,
-		      runs > 0 ? (double)ns / runs : 0.0);
 	if (code != 0)
 		fail_msg("exit %d; stderr: %s", code, err);
 	assert_int_equal(bad, 0);
+	assert_non_null(progs);
+	json_object_foreach(progs, name, prog)
+	{
+		long long r = itest_jint(prog, "runs"), t = itest_jint(prog, "ns");
+
+		print_message("%s --self-stats: %-16s %6lld runs, %8lld ns\n", mode, name, r, t);
+		assert_true(r > 0); /* only programs that ran are listed */
+		sum_runs += r;
+		sum_ns += t;
+		if (!strcmp(name, "td_flush"))
+			flush_runs = r;
+	}
+	print_message("%s --self-stats: on switches %lld runs, %lld ns; all %lld runs, %lld ns\n",
+		      mode, runs, ns, all_runs, all_ns);
 	assert_true(runs > 0);
 	assert_true(ns > 0);
+	/* The interval flushes ran, and are counted beside the switch programs. */
+	assert_true(flush_runs > 0);
+	assert_true(all_runs == sum_runs && all_ns == sum_ns);
+	assert_true(all_runs > runs);
 	json_decref(lines);
 	free(out);
 	free(err);
+}
+
+static void test_self_stats(void **state)
+{
+	check_self_stats("--per-thread");
+}
+
+static void test_self_stats_per_cgroup(void **state)
+{
+	check_self_stats("--per-cgroup");
 }
 
 /* ------------------------------------------------------------------ 5 */
@@ -494,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sigterm_json_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hybrid_core_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_self_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_self_stats_per_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stops_leave_nothing, setup, teardown),
 	};

@@ -15,6 +15,15 @@
 #include "model/decode.h"
 #include "model/snapshot.h"
 
+/* One BPF program's cost over the run, from the kernel's run-time stats (--self-stats). */
+struct prog_cost {
+	char name[16];	/* as bpftool shows it: td_switch, td_flush, ... */
+	bool on_switch; /* it charges switches: td_switch, or td_cgroup_switch and td_idle */
+	unsigned long long runs, ns;
+};
+
+#define TD_MAX_PROG_COSTS 16
+
 struct row {
 	const struct td_counts *c;     /* what the row shows: a cgroup's whole subtree */
 	const struct td_counts *self;  /* cgroups: charged to this row only */
@@ -31,13 +40,13 @@ struct report_config {
 	const struct counter_set *counters;
 	const struct td_decoding *decoding; /* how counts become TopDown fractions */
 	bool smt_on;			    /* perf's #SMT_on, recorded for tdtrace report */
-	const char *pmu;		    /* hybrid parts: which core PMU ("cpu_atom"); else NULL */
+	const char *pmu; /* hybrid parts: which core PMU ("cpu_atom"); else NULL */
 	bool per_thread;
 	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */
 	bool per_cgroup; /* no task rows */
 	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
 	unsigned int limit; /* keep only the largest rows of each table (0: all) */
-	bool self_stats;    /* the summary says the sched_switch program's own cost */
+	bool self_stats;    /* the summary says what tdtrace's BPF programs cost */
 };
 
 /* What was measured in one interval, or in the whole run. */
@@ -62,13 +71,18 @@ struct report {
 	/* -c cgroups removed while tdtrace ran (paths), in the order given */
 	const char *removed[TD_MAX_CGROUP_FILTERS];
 	int nr_removed;
-	/* summary with cfg->self_stats: the sched_switch program's own runs and time */
-	unsigned long long self_runs, self_ns;
+	/* summary with cfg->self_stats: each BPF program that ran, its runs and time */
+	struct prog_cost self[TD_MAX_PROG_COSTS];
+	int nr_self;
 };
 
 /* Build @r from @s; @r points into @s, which must outlive it. 0 or -ENOMEM. */
 int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names);
 
 void report_free(struct report *r);
+
+/* --self-stats: runs and time summed over every program (@on_switch: those on switches only). */
+void report_self_sum(const struct report *r, bool on_switch, unsigned long long *runs,
+		     unsigned long long *ns);
 
 #endif /* TD_REPORT_H */

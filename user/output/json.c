@@ -43,6 +43,34 @@ static void key_double(struct jw *f, const char *name, double v)
 }
 
 /*
+ * --self-stats: the programs on context switches (td_switch, or
+ * td_cgroup_switch with --per-cgroup), every program that ran, and each.
+ */
+static void self_cost(struct jw *f, const struct report *r)
+{
+	unsigned long long runs, ns;
+
+	report_self_sum(r, true, &runs, &ns);
+	key_u64(f, "self_switch_runs", runs);
+	key_u64(f, "self_switch_ns", ns);
+	report_self_sum(r, false, &runs, &ns);
+	key_u64(f, "self_runs", runs);
+	key_u64(f, "self_ns", ns);
+	key(f, "self_programs");
+	jw_putc(f, '{');
+	for (int i = 0; i < r->nr_self; i++) {
+		jw_puts(f, i ? ",\"" : "\"");
+		jw_puts(f, r->self[i].name); /* the program's name: [a-z_], ours */
+		jw_puts(f, "\":{\"runs\":");
+		jw_u64(f, r->self[i].runs);
+		jw_puts(f, ",\"ns\":");
+		jw_u64(f, r->self[i].ns);
+		jw_putc(f, '}');
+	}
+	jw_putc(f, '}');
+}
+
+/*
  * A share in percent, 6 decimals (a millionth of a percent): the counts
  * behind it are in the line whole. Fixed decimals print without printf.
  */
@@ -227,10 +255,8 @@ static void system_line(struct jw *f, const struct report *r, const char *common
 	key_bool(f, "filtered", r->cfg->filtered);
 	key_bool(f, "conserved", r->conserved);
 	raw_counts(f, "untraced", r, &t->untraced);
-	if (r->summary && r->cfg->self_stats) {
-		key_u64(f, "self_switch_runs", r->self_runs);
-		key_u64(f, "self_switch_ns", r->self_ns);
-	}
+	if (r->summary && r->cfg->self_stats)
+		self_cost(f, r);
 	raw_counts(f, "task_overflow", r, &t->task_overflow);
 	raw_counts(f, "cgroup_overflow", r, &t->cgroup_overflow);
 	metrics(f, r, &t->all, &r->system);

@@ -226,6 +226,26 @@ static void processes(const struct exposition *x, struct metrics_text *m,
 	}
 }
 
+/*
+ * --self-stats: each BPF program's runs and run time, as bpftool shows
+ * them; the switch program's (td_switch, or td_cgroup_switch with
+ * --per-cgroup) cost per context switch is the ratio of its two rates.
+ */
+static void self_cost(struct metrics_text *m, const struct report *r)
+{
+	metrics_family(m, "tdtrace_bpf_program_runs", METRIC_COUNTER,
+		       "Runs of each of tdtrace's BPF programs (--self-stats, the kernel's BPF "
+		       "run-time statistics)",
+		       NULL);
+	for (int i = 0; i < r->nr_self; i++)
+		metrics_sample(m, LABELS("program", r->self[i].name), r->self[i].runs);
+	metrics_family(m, "tdtrace_bpf_program_seconds", METRIC_COUNTER,
+		       "Time spent in each: a program's cost per run is the ratio of the two rates",
+		       "seconds");
+	for (int i = 0; i < r->nr_self; i++)
+		metrics_sample(m, LABELS("program", r->self[i].name), r->self[i].ns / 1e9);
+}
+
 /* tdtrace's own health: what it lost, whether it added up, how it ran. */
 static void health(const struct exposition *x, struct metrics_text *m,
 		   const struct report *const *reports, int n)
@@ -267,18 +287,8 @@ static void health(const struct exposition *x, struct metrics_text *m,
 	}
 	metrics_family(m, "tdtrace_cpus", METRIC_GAUGE, "CPUs counted in the last interval", NULL);
 	metrics_sample(m, NULL, r->nr_cpus);
-	if (x->self_stats) {
-		metrics_family(m, "tdtrace_switch_program_runs", METRIC_COUNTER,
-			       "Runs of tdtrace's sched_switch BPF program (--self-stats, the "
-			       "kernel's BPF run-time statistics)",
-			       NULL);
-		metrics_sample(m, NULL, r->self_runs);
-		metrics_family(m, "tdtrace_switch_program_seconds", METRIC_COUNTER,
-			       "Time spent in it: its cost per context switch is the ratio of the "
-			       "two rates",
-			       "seconds");
-		metrics_sample(m, NULL, r->self_ns / 1e9);
-	}
+	if (x->self_stats)
+		self_cost(m, r);
 	metrics_family(m, "tdtrace_build", METRIC_INFO, "tdtrace's version, and the model counting",
 		       NULL);
 	for (int k = 0; k < n; k++) {

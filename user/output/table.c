@@ -264,6 +264,29 @@ static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 	return flagged;
 }
 
+/*
+ * --self-stats: what tdtrace's BPF programs cost, in all and per program,
+ * from the kernel's run-time stats. The switch programs' ns per run is the
+ * cost per context switch.
+ */
+static void print_self(FILE *f, const struct report *r)
+{
+	unsigned long long runs, ns;
+
+	report_self_sum(r, false, &runs, &ns);
+	fprintf(f,
+		"self: BPF programs ran %llu times, %.3f s of CPU in all (%.3f%% of the run's CPU "
+		"time)\n",
+		runs, ns / 1e9,
+		r->duration_s * r->nr_cpus > 0 ? ns / 1e7 / (r->duration_s * r->nr_cpus) : 0.0);
+	for (int i = 0; i < r->nr_self; i++) {
+		const struct prog_cost *c = &r->self[i];
+
+		fprintf(f, "  %-16s %12llu runs %8.0f ns per run%s\n", c->name, c->runs,
+			(double)c->ns / c->runs, c->on_switch ? "  (per context switch)" : "");
+	}
+}
+
 void output_table(FILE *f, const struct report *r, unsigned int top)
 {
 	bool flagged = r->system.multiplexed || r->system.never_counted;
@@ -273,10 +296,7 @@ void output_table(FILE *f, const struct report *r, unsigned int top)
 		flagged |= print_tasks(f, r, top);
 	flagged |= print_cgroups(f, r, top);
 	if (r->summary && r->cfg->self_stats)
-		fprintf(f,
-			"self: the sched_switch program ran %llu times, %.0f ns per run "
-			"(kernel BPF run-time stats)\n",
-			r->self_runs, r->self_runs ? (double)r->self_ns / r->self_runs : 0.0);
+		print_self(f, r);
 	/* Said below every table that has a '*', so that no scaled count passes as exact. */
 	if (flagged)
 		fputs("* multiplexed: another PMU user shared these counters; counts scaled by "

@@ -537,16 +537,31 @@ void tracer_detach(struct tracer *tr)
 	detach_cgroup_switches(tr);
 }
 
-void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigned long long *ns)
+int tracer_self_cost(const struct tracer *tr, struct prog_cost *cost, int max)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	struct bpf_program *prog;
+	int n = 0;
 
-	*runs = *ns = 0;
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(tr->skel->progs.td_switch), &info, &len))
-		return;
-	*runs = info.run_cnt;
-	*ns = info.run_time_ns;
+	bpf_object__for_each_program(prog, tr->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		/* Not loaded in this mode, or never ran: nothing it cost. */
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+			continue;
+		if (n == max)
+			break;
+		snprintf(cost[n].name, sizeof(cost[n].name), "%s", bpf_program__name(prog));
+		cost[n].on_switch = prog == tr->skel->progs.td_switch ||
+				    prog == tr->skel->progs.td_cgroup_switch ||
+				    prog == tr->skel->progs.td_idle;
+		cost[n].runs = info.run_cnt;
+		cost[n].ns = info.run_time_ns;
+		n++;
+	}
+	return n;
 }
 
 int tracer_nr_cpus(const struct tracer *tr)

@@ -12,6 +12,7 @@
 #include "host/targets.h"
 #include "model/entries.h"
 #include "model/plan.h"
+#include "model/report.h"
 #include "tracer/collect.h"
 #include "tracer/perf_open.h"
 
@@ -84,8 +85,12 @@ void tracer_retarget(struct tracer *tr, struct targets *t);
 /* Stop charging; the counters stay open for a last tracer_collect(). */
 void tracer_detach(struct tracer *tr);
 
-/* The sched_switch program's run count and total run time so far, from the kernel. */
-void tracer_self_cost(const struct tracer *tr, unsigned long long *runs, unsigned long long *ns);
+/*
+ * Each BPF program that ran so far, its run count and total run time, from
+ * the kernel's run-time stats (--self-stats), as bpftool shows them: at
+ * most @max into @cost; how many.
+ */
+int tracer_self_cost(const struct tracer *tr, struct prog_cost *cost, int max);
 
 /* CPUs counted now. */
 int tracer_nr_cpus(const struct tracer *tr);
