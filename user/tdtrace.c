@@ -146,9 +146,14 @@ int main(int argc, char **argv)
 		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
 	}
-	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)) ||
-	    output_file_open(&out, o.output) || start_exporter(&o, &ex) ||
-	    targets_resolve(&o, m.mount, &t))
+	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)))
+		goto cleanup;
+	err = output_file_open(&out, o.output); /* -o FIFO: waits for a reader, or a stop */
+	if (err) {
+		ret = err == -EINTR ? EXIT_OK : EXIT_FAIL;
+		goto cleanup;
+	}
+	if (start_exporter(&o, &ex) || targets_resolve(&o, m.mount, &t))
 		goto cleanup;
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */

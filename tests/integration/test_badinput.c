@@ -46,6 +46,7 @@ enum {
  *   @new      a file in it that does not exist before the run
  *   @keep     a file in it holding "keep\n" before the run
  *   @missing  a path under a directory that does not exist
+ *   @fifo     a FIFO that nothing opens
  *   @full     a file to be created on a filesystem with no space left
  *   @nopmu    a fake sysfs root whose core PMU has a type number that no PMU
  *             has here: the PMU tdtrace found is gone when it opens it
@@ -176,7 +177,9 @@ static const struct bad_input rows[] = {
 	  .says = "no kernel BTF at /nonexistent/vmlinux" },
 	{ { "--software", "--btf", "/dev/null", "-d", "1" },
 	  .code = 1,
-	  .says = "failed to load BPF program with --btf /dev/null" },
+	  .says = "/dev/null: not a regular file" },
+	/* a FIFO: open(2) would wait for a writer, deaf to Ctrl-C */
+	{ { "--software", "--btf", "@fifo", "-d", "1" }, .code = 1, .says = "not a regular file" },
 	{ { "--software", "--btf", "/etc/passwd", "-d", "1" },
 	  .code = 1,
 	  .says = "--btf /etc/passwd: BPF object format invalid" },
@@ -222,6 +225,7 @@ static const struct bad_input rows[] = {
 };
 
 static char dir[PATH_MAX], new_path[PATH_MAX + 16], keep_path[PATH_MAX + 16];
+static char fifo_path[PATH_MAX + 32];
 static char missing_path[PATH_MAX + 32], full_mnt[PATH_MAX + 16], full_path[PATH_MAX + 32];
 static char nopmu[PATH_MAX + 16];
 static bool have_full; /* @full could be set up */
@@ -328,6 +332,8 @@ static const char *expand(const char *arg)
 		return keep_path;
 	if (!strcmp(arg, "@missing"))
 		return missing_path;
+	if (!strcmp(arg, "@fifo"))
+		return fifo_path;
 	if (!strcmp(arg, "@full"))
 		return full_path;
 	if (!strcmp(arg, "@nopmu"))
@@ -447,6 +453,9 @@ static void test_bad_inputs(void **state)
 	snprintf(new_path, sizeof(new_path), "%s/new.out", dir);
 	snprintf(keep_path, sizeof(keep_path), "%s/keep.out", dir);
 	snprintf(missing_path, sizeof(missing_path), "%s/no-such-dir/out", dir);
+	snprintf(fifo_path, sizeof(fifo_path), "%s/fifo", dir);
+	if (mkfifo(fifo_path, 0600))
+		fail_msg("cannot make a FIFO %s: %s", fifo_path, strerror(errno));
 	err = make_nopmu();
 	if (err)
 		fail_msg("cannot make a fake sysfs in %s: %s", dir, strerror(-err));

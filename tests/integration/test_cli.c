@@ -229,7 +229,9 @@ static void test_sigterm_json_summary(void **state)
 static void check_self_stats(const char *mode)
 {
 	const char *args[] = { "--software", "--json", "--self-stats", "-I", "200", mode, NULL };
-	struct itest_proc *p = start(args, 0);
+	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", "0.3", NULL };
+	struct itest_proc *p = start(args, 0), load;
+	char cgroup[PATH_MAX];
 	long long runs = -1, ns = -1, all_runs = -1, all_ns = -1, sum_runs = 0, sum_ns = 0;
 	long long flush_runs = 0;
 	int code, bad;
@@ -238,7 +240,18 @@ static void check_self_stats(const char *mode)
 	char *out, *err;
 	size_t i;
 
-	itest_sleep_ms(400);
+	/*
+	 * Switches for certain, even on a machine so busy that no CPU idles: a
+	 * spinner in a cgroup of its own shares a CPU with tasks of others.
+	 */
+	assert_int_equal(itest_cgroup_make("tdtrace-self", cgroup, sizeof(cgroup)), 0);
+	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
+	assert_int_equal(itest_cgroup_move(cgroup, load.pid), 0);
+	assert_int_equal(write(load.in_pipe, "g", 1), 1);
+	if (itest_wait_nowait(&load, 20000))
+		fail_msg("spin did not end");
+	itest_proc_release(&load);
+	itest_cgroup_remove(cgroup);
 	code = itest_signal_and_wait(p, SIGINT, STOP_MS);
 	out = itest_stdout(p);
 	err = itest_stderr(p);
@@ -364,6 +377,128 @@ static void test_reader_goes_away(void **state)
 	n = itest_wait_td_gone(&ids, GONE_MS, left, sizeof(left));
 	print_message("td_ objects left after %d ms: %d %s\n", GONE_MS, n, left);
 	assert_int_equal(n, 0);
+}
+
+/*
+ * -o FIFO: open(2) on a FIFO blocks until a reader comes, and stop signals
+ * are held during start-up, so tdtrace used to hang deaf to Ctrl-C. It
+ * now says it waits, stops at once on SIGINT (exit 0, nothing attached),
+ * and writes to a reader that comes.
+ */
+static char fifo_dir[64];
+
+static int fifo_start(struct itest_proc *p, const char *fifo, const char *const args[])
+{
+	char *argv[32];
+	long long end = itest_now_ms() + START_MS;
+
+	itest_require_root();
+	itest_proc_release(p);
+	itest_tdtrace_argv(argv, 32, args);
+	if (itest_spawn(p, argv, 0))
+		return -1;
+	while (itest_now_ms() < end && !itest_poll_exit(p)) {
+		char *e = itest_stderr(p);
+		bool waiting = e && strstr(e, "waiting for a reader of FIFO") && strstr(e, fifo);
+
+		free(e);
+		if (waiting)
+			return 0;
+		itest_sleep_ms(20);
+	}
+	return -1;
+}
+
+/* A pipe's reader: read(2) to EOF (itest_read_fd's pread cannot seek a FIFO). */
+static char *read_to_eof(int fd)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while (buf && len + 1 < cap && (n = read(fd, buf + len, cap - len - 1)) > 0)
+		len += n;
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static const char *make_fifo(void)
+{
+	static char path[96];
+
+	strcpy(fifo_dir, "/tmp/tdtrace-fifo-XXXXXX");
+	assert_non_null(mkdtemp(fifo_dir));
+	snprintf(path, sizeof(path), "%s/out", fifo_dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	return path;
+}
+
+static void remove_fifo(const char *path)
+{
+	unlink(path);
+	rmdir(fifo_dir);
+}
+
+static void test_fifo_stop_while_waiting(void **state)
+{
+	const char *fifo = make_fifo();
+	const char *args[] = { "--software", "--json", "-o", fifo, "-d", "5", NULL };
+	struct itest_proc *p = &child;
+	long long t0;
+	char *err;
+	int code;
+
+	if (fifo_start(p, fifo, args)) {
+		err = itest_stderr(p);
+		remove_fifo(fifo);
+		fail_msg("no 'waiting for a reader' on stderr within %d ms: %s", START_MS, err);
+	}
+	t0 = itest_now_ms();
+	code = itest_signal_and_wait(p, SIGINT, STOP_MS);
+	err = itest_stderr(p);
+	print_message("SIGINT while waiting for a reader: exit %d after %lld ms; stderr: %s", code,
+		      itest_now_ms() - t0, err);
+	remove_fifo(fifo);
+	if (code < 0)
+		fail_msg("still waiting %d ms after SIGINT", STOP_MS);
+	assert_int_equal(code, 0);
+	assert_true(itest_now_ms() - t0 < 2000);
+	free(err);
+}
+
+static void test_fifo_reader_comes(void **state)
+{
+	const char *fifo = make_fifo();
+	const char *args[] = { "--software", "--json", "-o", fifo, "-I", "200", "-d", "1", NULL };
+	struct itest_proc *p = &child;
+	json_t *lines, *o;
+	int fd, code, bad, summaries = 0;
+	char *out, *err;
+	size_t i;
+
+	if (fifo_start(p, fifo, args)) {
+		err = itest_stderr(p);
+		remove_fifo(fifo);
+		fail_msg("no 'waiting for a reader' on stderr within %d ms: %s", START_MS, err);
+	}
+	fd = open(fifo, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	out = read_to_eof(fd); /* tdtrace closes it at exit */
+	close(fd);
+	code = itest_wait(p, STOP_MS) ? -1 : itest_exit_code(p);
+	remove_fifo(fifo);
+	assert_non_null(out);
+	lines = itest_parse_jsonl(out, &bad);
+	json_array_foreach(lines, i, o) summaries +=
+		itest_jis(o, "phase", "summary") && itest_jis(o, "type", "system");
+	print_message("a reader came: %zu lines, %d summary, exit %d\n", json_array_size(lines),
+		      summaries, code);
+	assert_int_equal(code, 0);
+	assert_int_equal(bad, 0);
+	assert_int_equal(summaries, 1);
+	json_decref(lines);
+	free(out);
 }
 
 /* ------------------------------------------------------------------ 6 */
@@ -531,6 +666,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_self_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_self_stats_per_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_stop_while_waiting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_reader_comes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stops_leave_nothing, setup, teardown),
 	};
 

@@ -90,7 +90,7 @@ int machine_prepare(const struct options *o, struct machine *m)
 		fprintf(stderr,
 			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
 			"CONFIG_DEBUG_INFO_BTF=y (5.12 or later), or --btf FILE\n",
-			options_shown(btf, (size_t)-1), strerror(-err));
+			options_shown(btf, (size_t)-1), check_btf_why(err));
 		return err;
 	}
 	if (cgroup2_find_mount("/proc/self/mountinfo", m->mount, sizeof(m->mount))) {

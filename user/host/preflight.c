@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -72,12 +73,24 @@ int drop_privileges(void)
 
 int check_btf(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking: a FIFO given as --btf would wait for a writer, deaf to Ctrl-C. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	close(fd);
-	return 0;
+	return err;
+}
+
+const char *check_btf_why(int err)
+{
+	return err == -EINVAL ? "not a regular file" : strerror(-err);
 }
 
 int read_online_cpus(const char *root, bool *cpus, int max)

@@ -18,8 +18,12 @@ bool have_privileges(void);
  */
 int drop_privileges(void);
 
-/* 0 if @path is a readable file, else -errno. */
+/*
+ * 0 if @path is a readable regular file, else -errno: -EINVAL for a FIFO, a
+ * device or a socket (opened without blocking). check_btf_why says it.
+ */
 int check_btf(const char *path);
+const char *check_btf_why(int err);
 
 /* Read @root/sys/devices/system/cpu/online into @cpus. Returns the count or -errno. */
 int read_online_cpus(const char *root, bool *cpus, int max);

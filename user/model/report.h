@@ -17,7 +17,7 @@
 
 /* One BPF program's cost over the run, from the kernel's run-time stats (--self-stats). */
 struct prog_cost {
-	char name[16];	/* as bpftool shows it: td_switch, td_flush, ... */
+	char name[32];	/* as bpftool shows it: td_switch, td_flush, ... */
 	bool on_switch; /* it charges switches: td_switch, or td_cgroup_switch and td_idle */
 	unsigned long long runs, ns;
 };

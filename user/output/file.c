@@ -4,10 +4,57 @@
 #include <stdio_ext.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/options.h"
 #include "output/file.h"
+
+/* Is a stop signal (held until the first sleep, see ticker_hold_signals) waiting? */
+static bool stop_pending(void)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return false;
+	return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
+	       sigismember(&pending, SIGHUP) == 1;
+}
+
+/*
+ * Open @path for writing without blocking: O_NONBLOCK is what keeps a FIFO
+ * with no reader from blocking open(2), deaf to Ctrl-C since stop signals
+ * are held. While it has none, say so once and retry every 100 ms until a
+ * reader comes (as `cat > FIFO` waits) or a stop signal arrives (-EINTR).
+ * Writes then block as usual.
+ */
+static int open_nonblock(const char *path, int flags, mode_t mode)
+{
+	const struct timespec tick = { .tv_nsec = 100 * 1000 * 1000 };
+	bool said = false;
+	int fd;
+
+	while ((fd = open(path, flags | O_NONBLOCK, mode)) < 0 && errno == ENXIO) {
+		if (!said)
+			fprintf(stderr,
+				"tdtrace: waiting for a reader of FIFO %s (Ctrl-C to stop)\n",
+				options_shown(path, (size_t)-1));
+		said = true;
+		if (stop_pending())
+			return -EINTR;
+		nanosleep(&tick, NULL);
+	}
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
 
 static int open_path(struct output_file *o, const char *path)
 {
@@ -20,13 +67,13 @@ static int open_path(struct output_file *o, const char *path)
 	}
 	o->path = path;
 	/* Close-on-exec: a COMMAND must not inherit it. Not O_TRUNC: see output_file_begin. */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open_nonblock(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		o->created = true;
-	else if (errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+	else if (fd == -EEXIST)
+		fd = open_nonblock(path, O_WRONLY | O_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		int err = -errno;
@@ -42,7 +89,10 @@ int output_file_open(struct output_file *o, const char *path)
 {
 	int err = open_path(o, path);
 
-	if (err)
+	if (err == -EINTR)
+		fprintf(stderr, "tdtrace: stopped while waiting for a reader of FIFO %s\n",
+			options_shown(path, (size_t)-1));
+	else if (err)
 		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n",
 			options_shown(path, (size_t)-1), strerror(-err));
 	return err;

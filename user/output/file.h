@@ -21,7 +21,11 @@ struct output_file {
 	off_t whole;	  /* -o: where the last whole report ends */
 };
 
-/* Open @path (NULL: stdout) for writing. 0, or -errno said on stderr; @o->f is NULL then. */
+/*
+ * Open @path (NULL: stdout) for writing. 0, or -errno said on stderr; @o->f
+ * is NULL then. A FIFO without a reader is waited for, saying so:
+ * -EINTR if a stop signal came first.
+ */
 int output_file_open(struct output_file *o, const char *path);
 
 /* Before each write: empties an existing file the first time. 0 or -errno. */

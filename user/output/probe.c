@@ -92,7 +92,7 @@ static int probe_text(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 
 	fprintf(f, "map:        %s\n", p->map_note);
 	err = check_btf(btf);
-	fprintf(f, "BTF:        %s: %s\n", btf, err ? strerror(-err) : "ok");
+	fprintf(f, "BTF:        %s: %s\n", btf, err ? check_btf_why(err) : "ok");
 	err = cgroup2_find_mount("/proc/self/mountinfo", mount, sizeof(mount));
 	fprintf(f, "cgroup v2:  %s\n", err ? "not mounted: per-cgroup rows need cgroup v2" : mount);
 	fprintf(f, "privileges: %s\n",
