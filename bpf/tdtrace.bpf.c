@@ -6,46 +6,177 @@
  * summed in user space).
  *
  * sched_switch fires before the switch, so the outgoing task is still
- * `current` and bpf_get_current_cgroup_id() names its cgroup.
+ * `current` and its cgroup is the one to charge.
+ *
+ * In order: knobs set before load, globals the loader writes while the
+ * programs run, the programs' own types, maps, helpers, then programs.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"
+#include "member_read.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Knobs set by the loader before load; the verifier prunes what they turn off. */
+/* ---------------------------------------------------------------- knobs */
+
 /*
- * The most counter slots and groups any CPU has: bounds on the per-CPU
- * layout (struct td_cpu_state), so that with one counter the verifier
- * prunes the loops after one round.
+ * Set by the loader before load; the verifier prunes what they turn off.
+ * nr_counters and nr_groups: the most counter slots and groups any CPU
+ * has, bounds on the per-CPU layout (struct td_layout), so that with one
+ * counter the verifier prunes the loops after one round.
  */
 const volatile int nr_counters = 1;
 const volatile int nr_groups = 1;
 /* CPUs possible: td_counters' stride, td_running's size (td_attach's scan). */
 const volatile __u32 nr_cpu_ids = 1;
 const volatile bool per_thread = false;
-const volatile bool charge_tasks = true;
-const volatile bool track_times = true;
-/* per-entry enabled/running sums */	  /* false with --per-cgroup */
+const volatile bool charge_tasks = true;  /* false with --per-cgroup: entries per cgroup */
+const volatile bool track_times = true;	  /* per-entry enabled/running sums */
 const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
 const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
+const volatile __u32 max_slots = 10240;	  /* td_vals' size */
+
+/* ------------------------------------------ globals the loader writes */
+
 /*
  * Which cgroups -c names: .bss, not .rodata, because with --wait-cgroup
  * the loader changes them while the program runs (a cgroup created, or
  * removed and created again, at a -c path; id 0 matches nothing). It
  * writes the ids and levels, then moves filter_gen on, which empties the
- * answers cached below.
+ * answers cached in td_filter_cache.
  */
 volatile __u64 cgroup_filter_id[TD_MAX_CGROUP_FILTERS];
 volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 volatile __u32 filter_gen;
+volatile __u32 slot_gen; /* moved on after the loader deleted entries: see td_entries */
+volatile __u32 pids_gen; /* moved on when the loader adds a process to follow */
+/* Read members directly (member_read.h): set only if td_selfcheck found it sound. */
+volatile bool members_direct;
+/* A CPU's new layout, written just before the loader runs td_relayout there. */
+struct td_layout new_layout;
+
+/* Written by the programs, read by the loader. */
+volatile __u32 slots_used;     /* slots of td_vals ever handed out */
+struct td_selfcheck selfcheck; /* what td_selfcheck found */
+
+/* ------------------------------------------------ the programs' own types */
+
+/* cgroup moves of tasks running on CPUs past this are not split (see td_attach). */
+#define TD_MAX_SCAN_CPUS 1024
+
+/*
+ * Per CPU: its layout (as the loader gave it, through td_relayout; its
+ * epoch moved on by td_flush), and the baseline of the next delta.
+ * Layout: counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for
+ * s < nr_counters; it belongs to group group[s], and leads it if
+ * leads[s]. nr_counters 0: the CPU is not counted.
+ */
+struct cpu_state {
+	struct td_layout layout;
+	__u64 last[TD_MAX_COUNTERS];
+	__u64 last_enabled[TD_MAX_GROUPS];
+	__u64 last_running[TD_MAX_GROUPS];
+	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
+	__u64 cur_enabled[TD_MAX_GROUPS];
+	__u64 cur_running[TD_MAX_GROUPS];
+	__u64 primed;			     /* the first read on a CPU only sets the baseline */
+	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
+	__u64 scratch;			     /* see member_event() in member_read.h */
+	/* Scratch of a switch, too big for the BPF stack: the delta, and its part before a move. */
+	struct td_counts delta;
+	struct td_counts moved;
+};
+
+/*
+ * This CPU's counter layout, clamped to the global bounds: the loops
+ * below stop at nr slots and ng groups.
+ */
+struct layout {
+	int nr;
+	int ng;
+	u32 pmu; /* key.pmu of what is charged here */
+};
+
+/*
+ * cgroup moves of running tasks. td_running[cpu] says which task runs on
+ * each CPU, in which cgroup, traced or not (kept at every switch). When
+ * td_attach sees a running task moved, it leaves a pending move for that
+ * CPU; the next read there splits the delta at the move, the part before
+ * going to the old cgroup. Both are plain arrays indexed by CPU (sized by
+ * the loader) because the mover runs on another CPU.
+ */
+struct running {
+	u64 cgroup_id;
+	u32 pid;
+	u32 tgid;
+	u32 traced;
+	u32 pad;
+};
+
+struct pending_move {
+	u64 when_ns; /* bpf_ktime_get_ns() just after the move */
+	u64 old_cgroup_id;
+	u32 old_traced;
+	u32 pid; /* written last; 0 = none */
+};
+/* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
+struct cgroup___pre61 {
+	int level;
+	u64 ancestor_ids[];
+} __attribute__((preserve_access_index));
+
+/*
+ * Per CPU, the -c answer for recently seen cgroup ids, direct-mapped. A
+ * cgroup's ancestors never change and v2 ids are never reused, so an entry
+ * goes stale only when the filter itself changes (filter_gen); a
+ * collision only costs a walk.
+ */
+#define TD_FILTER_CACHE 256
+
+struct filter_cache {
+	struct {
+		u64 cgroup_id;
+		u32 traced;
+		u32 gen; /* filter_gen when cached: another is stale */
+	} slot[TD_FILTER_CACHE];
+};
+
+/* Per task, what it last charged: which slot, for which cgroup and core PMU. */
+struct task_slot {
+	u64 cgroup_id;
+	u32 slot;
+	u32 gen; /* slot_gen then */
+	u32 pmu;
+	u32 valid;
+};
+
+/*
+ * Per CPU, the -p answer for recently seen threads, direct-mapped by
+ * thread id. The answer never changes for a thread (its tgid and start
+ * time are its own for life); its id and its own start time name it (a
+ * reused id comes with another start time). The loader moves pids_gen on
+ * when it adds a process, which empties the cache.
+ */
+#define TD_PID_CACHE 256
+
+struct pid_cache {
+	struct {
+		u64 start;
+		u32 pid;
+		u32 pad;
+		u32 gen; /* pids_gen + 1 then; 0: empty */
+		u32 traced;
+	} slot[TD_PID_CACHE];
+};
+
+/* ----------------------------------------------------------------- maps */
 
 /*
  * Every counter of every CPU in one perf event array, at slot * nr_cpu_ids
- * + cpu (slot = enum td_counter role), as perf's BPF cgroup counter lays
+ * + cpu, as perf's BPF cgroup counter lays
  * out its events: the program reads any number of counters from one map.
  * The loader sets max_entries (slots in use * nr_cpu_ids) before load.
  */
@@ -55,12 +186,11 @@ struct {
 	__uint(value_size, sizeof(u32));
 	__uint(max_entries, 1);
 } td_counters SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, struct td_cpu_state);
+	__type(value, struct cpu_state);
 } td_cpu_state SEC(".maps");
 
 /* Keyed by epoch parity: see struct td_val. */
@@ -106,11 +236,6 @@ struct {
 	__type(value, u32);
 } td_free_slots SEC(".maps");
 
-const volatile __u32 max_slots = 10240; /* td_vals' size */
-volatile __u32 slots_used;		/* .bss: slots ever handed out */
-volatile __u32 slot_gen;		/* .bss: moved on by the loader after deletions */
-volatile __u32 pids_gen; /* .bss: moved on by the loader when it adds a process to follow */
-
 /*
  * -p and COMMAND: traced processes by tgid. The value is the process's
  * start time, so that a reused PID does not match; 0 (set by the loader,
@@ -122,29 +247,6 @@ struct {
 	__type(key, u32);
 	__type(value, u64);
 } td_traced_tgids SEC(".maps");
-
-/*
- * cgroup moves of running tasks. td_running[cpu] says which task runs on
- * each CPU, in which cgroup, traced or not (kept at every switch). When
- * td_attach sees a running task moved, it leaves a pending move for that
- * CPU; the next read there splits the delta at the move, the part before
- * going to the old cgroup. Both are plain arrays indexed by CPU (sized by
- * the loader) because the mover runs on another CPU.
- */
-struct running {
-	u64 cgroup_id;
-	u32 pid;
-	u32 tgid;
-	u32 traced;
-	u32 pad;
-};
-
-struct pending_move {
-	u64 when_ns; /* bpf_ktime_get_ns() just after the move */
-	u64 old_cgroup_id;
-	u32 old_traced;
-	u32 pid; /* written last; 0 = none */
-};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -160,11 +262,28 @@ struct {
 	__type(value, struct pending_move);
 } td_moves SEC(".maps");
 
-/* Before 6.1 a cgroup kept its ancestors' ids rather than pointers. */
-struct cgroup___pre61 {
-	int level;
-	u64 ancestor_ids[];
-} __attribute__((preserve_access_index));
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct filter_cache);
+} td_filter_cache SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_slot);
+} td_task_slot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct pid_cache);
+} td_pid_cache SEC(".maps");
+
+/* -------------------------------------------------------------- helpers */
 
 static __always_inline u64 cgroup_ancestor_id(struct cgroup *cg, int level)
 {
@@ -203,29 +322,6 @@ static __always_inline bool cgroup_under_filter(struct cgroup *cg)
 	return false;
 }
 
-/*
- * Per CPU, the -c answer for recently seen cgroup ids, direct-mapped. A
- * cgroup's ancestors never change and v2 ids are never reused, so an entry
- * goes stale only when the filter itself changes (filter_gen); a
- * collision only costs a walk.
- */
-#define TD_FILTER_CACHE 256
-
-struct filter_cache {
-	struct {
-		u64 cgroup_id;
-		u32 traced;
-		u32 gen; /* filter_gen when cached: another is stale */
-	} slot[TD_FILTER_CACHE];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct filter_cache);
-} td_filter_cache SEC(".maps");
-
 /* Is @t's cgroup v2 one of the -c cgroups, or below one? */
 static __always_inline bool in_cgroup_filter(struct task_struct *t)
 {
@@ -246,48 +342,6 @@ static __always_inline bool in_cgroup_filter(struct task_struct *t)
 	}
 	return yes;
 }
-
-/* Per task, what it last charged: which slot, for which cgroup and core PMU. */
-struct task_slot {
-	u64 cgroup_id;
-	u32 slot;
-	u32 gen; /* slot_gen then */
-	u32 pmu;
-	u32 valid;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct task_slot);
-} td_task_slot SEC(".maps");
-
-/*
- * Per CPU, the -p answer for recently seen threads, direct-mapped by
- * thread id. The answer never changes for a thread (its tgid and start
- * time are its own for life); its id and its own start time name it (a
- * reused id comes with another start time). The loader moves pids_gen on
- * when it adds a process, which empties the cache.
- */
-#define TD_PID_CACHE 256
-
-struct pid_cache {
-	struct {
-		u64 start;
-		u32 pid;
-		u32 pad;
-		u32 gen; /* pids_gen + 1 then; 0: empty */
-		u32 traced;
-	} slot[TD_PID_CACHE];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct pid_cache);
-} td_pid_cache SEC(".maps");
 
 /* Is @t a thread of a -p or COMMAND process? */
 static __always_inline bool pid_traced(struct task_struct *t)
@@ -372,73 +426,19 @@ static __always_inline u64 running_cgroup(struct task_struct *prev)
 	return bpf_get_current_cgroup_id();
 }
 
-/*
- * One TopDown update per switch instead of one per event.
- *
- * On Intel with PERF_METRICS, bpf_perf_event_read_value() on any TopDown
- * event goes perf_event_read_local() -> x86_pmu_read() ->
- * intel_pmu_read_event() -> intel_pmu_update_topdown_event(), which
- * disables the PMU, reads FIXED_CTR3 (slots) and PERF_METRICS, adds the
- * slot-scaled share to the count of *every* active TopDown event on this
- * CPU (icl_update_topdown_event() walks cpuc->active_mask), clears both
- * registers and re-enables the PMU. So after one helper read of the slots
- * leader, every metric member's event->count is already current: reading
- * it directly gives the same value without a second full update.
- *
- * The loader sets members_direct only if td_selfcheck (below) found the
- * direct reads equal to helper reads on every counted CPU; otherwise each
- * member is read with its own helper call, as before. Not verified on
- * TopDown hardware; verified here with eagerly updated software events.
- */
-volatile bool members_direct; /* .bss: set by the loader after td_selfcheck */
-struct td_selfcheck selfcheck;
-
 /* The index of counter @slot of this CPU in td_counters. */
 static __always_inline u32 counter_key(int slot, u32 cpu)
 {
 	return (u32)slot * nr_cpu_ids + cpu;
 }
 
-/*
- * The member's struct perf_event *, from its entry in td_counters
- * (bpf_array.ptrs[key] -> bpf_event_entry.event). The verifier allows no
- * arithmetic on a map pointer, so its address goes through a map value
- * first, which a privileged program may do. Found once per CPU and slot:
- * the fds stay open for the whole run.
- */
-static __always_inline u64 member_event(int slot, u32 cpu, struct td_cpu_state *st)
+/* A member's count, from its struct perf_event (member_read.h), cached in @st. */
+static __always_inline int read_direct(int slot, u32 cpu, struct cpu_state *st, u64 *count)
 {
-	u64 ev, addr, entry, ee = 0;
-
 	if (slot < 0 || slot >= TD_MAX_COUNTERS)
-		return 0;
-	ev = st->member_event[slot];
-	if (ev)
-		return ev;
-	st->scratch = (u64)&td_counters;
-	addr = *(volatile u64 *)&st->scratch;
-	entry = addr + bpf_core_field_offset(struct bpf_array, ptrs) +
-		(u64)counter_key(slot, cpu) * sizeof(void *);
-	if (bpf_probe_read_kernel(&ee, sizeof(ee), (void *)entry) || !ee)
-		return 0;
-	if (bpf_probe_read_kernel(
-		    &ev, sizeof(ev),
-		    (void *)(ee + bpf_core_field_offset(struct bpf_event_entry, event))))
-		return 0;
-	st->member_event[slot] = ev;
-	return ev;
-}
-
-static __always_inline int read_member_direct(int slot, u32 cpu, struct td_cpu_state *st,
-					      u64 *count)
-{
-	u64 ev = member_event(slot, cpu, st);
-
-	if (!ev)
 		return -1;
-	return bpf_probe_read_kernel(
-		count, sizeof(*count),
-		(void *)(ev + bpf_core_field_offset(struct perf_event, count)));
+	return read_member_direct(&td_counters, counter_key(slot, cpu), &st->member_event[slot],
+				  &st->scratch, count);
 }
 
 /* A helper read of counter @slot of this CPU (the kernel checks it is this CPU's). */
@@ -447,19 +447,11 @@ static __always_inline int read_helper(int slot, u32 cpu, struct bpf_perf_event_
 	return bpf_perf_event_read_value(&td_counters, counter_key(slot, cpu), v, sizeof(*v));
 }
 
-/*
- * This CPU's counter layout (see struct td_cpu_state), clamped to the
- * global bounds: the loops below stop at nr slots and ng groups.
- */
-struct layout {
-	int nr;
-	int ng;
-	u32 pmu; /* key.pmu of what is charged here */
-};
-
-static __always_inline struct layout layout_of(const struct td_cpu_state *st)
+static __always_inline struct layout layout_of(const struct cpu_state *st)
 {
-	struct layout l = { .nr = st->nr_counters, .ng = st->nr_groups, .pmu = st->pmu };
+	struct layout l = { .nr = st->layout.nr_counters,
+			    .ng = st->layout.nr_groups,
+			    .pmu = st->layout.pmu };
 
 	if (l.nr > nr_counters)
 		l.nr = nr_counters;
@@ -469,13 +461,12 @@ static __always_inline struct layout layout_of(const struct td_cpu_state *st)
 }
 
 /* Compare, for one member, a direct read with a helper read taken just after. */
-static __always_inline void check_member(int slot, u32 cpu, struct td_cpu_state *st,
-					 struct layout l)
+static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st, struct layout l)
 {
 	struct bpf_perf_event_value v;
 	u64 direct;
 
-	if (read_member_direct(slot, cpu, st, &direct) || read_helper(slot, cpu, &v)) {
+	if (read_direct(slot, cpu, st, &direct) || read_helper(slot, cpu, &v)) {
 		selfcheck.failed++;
 		return;
 	}
@@ -498,38 +489,11 @@ static __always_inline void check_member(int slot, u32 cpu, struct td_cpu_state 
 }
 
 /*
- * Run by the loader on each counted CPU (BPF_F_TEST_RUN_ON_CPU) before
- * attaching: every member is compared just after its group leader's read.
- */
-SEC("raw_tp")
-int td_selfcheck(void *ctx)
-{
-	u32 cpu = bpf_get_smp_processor_id(), zero = 0;
-	struct bpf_perf_event_value v;
-	struct td_cpu_state *st;
-	struct layout l;
-
-	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
-	if (!st)
-		return 0;
-	l = layout_of(st);
-	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
-		if (slot >= l.nr)
-			break;
-		if (!st->leads[slot])
-			check_member(slot, cpu, st, l);
-		else if (read_helper(slot, cpu, &v))
-			selfcheck.failed++;
-	}
-	return 0;
-}
-
-/*
  * Read every counter in use on this CPU into st->cur, and each group's
  * enabled/running times, from its leader (a group is scheduled as one),
  * into st->cur_enabled and st->cur_running.
  */
-static __always_inline int read_counters(struct td_cpu_state *st, struct layout l)
+static __always_inline int read_counters(struct cpu_state *st, struct layout l)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
@@ -537,8 +501,8 @@ static __always_inline int read_counters(struct td_cpu_state *st, struct layout 
 	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
 		if (slot >= l.nr)
 			break;
-		if (st->leads[slot]) {
-			u32 g = st->group[slot];
+		if (st->layout.leads[slot]) {
+			u32 g = st->layout.group[slot];
 
 			if (g >= TD_MAX_GROUPS || read_helper(slot, cpu, &v))
 				return -1;
@@ -547,7 +511,7 @@ static __always_inline int read_counters(struct td_cpu_state *st, struct layout 
 			st->cur_running[g] = v.running;
 		} else if (members_direct) {
 			/* After their leader's read: their counts are current already. */
-			if (read_member_direct(slot, cpu, st, &st->cur[slot]))
+			if (read_direct(slot, cpu, st, &st->cur[slot]))
 				return -1;
 		} else {
 			if (read_helper(slot, cpu, &v))
@@ -752,7 +716,7 @@ __noinline u64 scale(u64 v, u64 num, u64 den)
  * estimate in proportion to time.
  */
 static __always_inline void split_at_move(struct task_struct *t, u32 half, struct td_counts *d,
-					  struct td_cpu_totals *tot, struct td_cpu_state *st,
+					  struct td_cpu_totals *tot, struct cpu_state *st,
 					  struct layout l)
 {
 	u32 cpu = bpf_get_smp_processor_id();
@@ -797,7 +761,7 @@ static __always_inline void split_at_move(struct task_struct *t, u32 half, struc
 static __always_inline int account_to(struct task_struct *prev, bool prev_traced, u64 cgroup_id)
 {
 	struct td_cpu_totals *tot;
-	struct td_cpu_state *st;
+	struct cpu_state *st;
 	struct td_counts *d;
 	struct layout l;
 	u32 zero = 0, half;
@@ -810,7 +774,7 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	if (l.nr <= 0)
 		return 0;
 	/* Read once: td_flush may move the epoch on only between two programs on this CPU. */
-	half = st->epoch & 1;
+	half = st->layout.epoch & 1;
 	tot = bpf_map_lookup_elem(&td_totals, &half);
 	if (!tot)
 		return 0;
@@ -854,6 +818,8 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 {
 	return account_to(prev, prev_traced, running_cgroup(prev));
 }
+
+/* ------------------------------------------------------------- programs */
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -901,14 +867,82 @@ int td_flush(void *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	bool t_traced = traced(t);
-	struct td_cpu_state *st;
+	struct cpu_state *st;
 	u32 zero = 0;
 
 	account(t, t_traced);
 	note_running(t, t_traced);
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (st)
-		st->epoch++;
+		st->layout.epoch++;
+	return 0;
+}
+
+/*
+ * Run by the loader on a CPU (BPF_F_TEST_RUN_ON_CPU): on each counted CPU
+ * before attaching, and again on one that went offline or came back. It
+ * takes the layout in new_layout for this CPU. Its counters may be new
+ * perf events, so the cached member pointers go and the baseline is read
+ * here and now: no delta spans the old and the new counters, and the
+ * slice running from this moment is charged at the next switch (a lone
+ * task may not switch before the next interval). It also takes the
+ * loader's epoch: offline, a CPU misses the others' flushes.
+ */
+SEC("raw_tp")
+int td_relayout(void *ctx)
+{
+	struct cpu_state *st;
+	struct layout l;
+	u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (!st)
+		return 0;
+	st->layout.nr_counters = new_layout.nr_counters;
+	st->layout.nr_groups = new_layout.nr_groups;
+	st->layout.pmu = new_layout.pmu;
+	st->layout.epoch = new_layout.epoch;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		st->layout.group[i] = new_layout.group[i];
+		st->layout.leads[i] = new_layout.leads[i];
+		st->member_event[i] = 0;
+	}
+	st->primed = 0;
+	l = layout_of(st);
+	if (l.nr <= 0 || read_counters(st, l))
+		return 0; /* not primed: the next read sets the baseline */
+	/* Whole arrays: slots past the layout are never read. */
+	__builtin_memcpy(st->last, st->cur, sizeof(st->last));
+	__builtin_memcpy(st->last_enabled, st->cur_enabled, sizeof(st->last_enabled));
+	__builtin_memcpy(st->last_running, st->cur_running, sizeof(st->last_running));
+	st->primed = 1;
+	return 0;
+}
+
+/*
+ * Run by the loader on each counted CPU (BPF_F_TEST_RUN_ON_CPU) before
+ * attaching: every member is compared just after its group leader's read.
+ */
+SEC("raw_tp")
+int td_selfcheck(void *ctx)
+{
+	u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	struct bpf_perf_event_value v;
+	struct cpu_state *st;
+	struct layout l;
+
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (!st)
+		return 0;
+	l = layout_of(st);
+	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
+		if (slot >= l.nr)
+			break;
+		if (!st->layout.leads[slot])
+			check_member(slot, cpu, st, l);
+		else if (read_helper(slot, cpu, &v))
+			selfcheck.failed++;
+	}
 	return 0;
 }
 
@@ -1009,54 +1043,12 @@ int BPF_PROG(td_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
-/*
- * Run by the loader on a CPU that went offline or came back
- * (BPF_F_TEST_RUN_ON_CPU): it takes the layout in new_layout for this
- * CPU. Its counters are new perf events, so the cached member pointers go
- * and the baseline is read here and now: no delta spans the old and the
- * new counters, and the slice running from this moment is charged at the
- * next switch (a lone task may not switch before the next interval). It
- * also takes the other CPUs' epoch: offline, it missed their flushes.
- */
-struct td_layout new_layout; /* .bss: written by the loader just before */
-
-SEC("raw_tp")
-int td_relayout(void *ctx)
-{
-	struct td_cpu_state *st;
-	struct layout l;
-	u32 zero = 0;
-
-	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
-	if (!st)
-		return 0;
-	st->nr_counters = new_layout.nr_counters;
-	st->nr_groups = new_layout.nr_groups;
-	st->pmu = new_layout.pmu;
-	st->epoch = new_layout.epoch;
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		st->group[i] = new_layout.group[i];
-		st->leads[i] = new_layout.leads[i];
-		st->member_event[i] = 0;
-	}
-	st->primed = 0;
-	l = layout_of(st);
-	if (l.nr <= 0 || read_counters(st, l))
-		return 0; /* not primed: the next read sets the baseline */
-	/* Whole arrays: slots past the layout are never read. */
-	__builtin_memcpy(st->last, st->cur, sizeof(st->last));
-	__builtin_memcpy(st->last_enabled, st->cur_enabled, sizeof(st->last_enabled));
-	__builtin_memcpy(st->last_running, st->cur_running, sizeof(st->last_running));
-	st->primed = 1;
-	return 0;
-}
-
 /* exec renames the process: keep the row's name current. */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	u32 zero = 0, pmu = 0, *slot;
-	struct td_cpu_state *st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	struct cpu_state *st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	struct td_key key;
 	struct td_val *val;
 
@@ -1064,7 +1056,7 @@ int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		return 0;
 	/* The entry of the core type it runs on now. */
 	if (st)
-		pmu = st->pmu;
+		pmu = st->layout.pmu;
 	/* Its entry in the cgroup it runs in now (exec runs in the task). */
 	key = entry_key(p, bpf_get_current_cgroup_id(), pmu);
 	slot = bpf_map_lookup_elem(&td_entries, &key);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by the BPF program (bpf/tdtrace.bpf.c) and the loader (user/).
- * The BPF side includes vmlinux.h first, user space includes <linux/types.h>.
+ * What crosses between the BPF program (bpf/tdtrace.bpf.c) and the loader
+ * (user/): the maps' keys and values the loader reads, and the types of
+ * the program's globals it writes. The program's own state stays in its
+ * file. The BPF side includes vmlinux.h first, user space <linux/types.h>.
  */
 #ifndef TDTRACE_H
 #define TDTRACE_H
@@ -9,31 +11,12 @@
 /*
  * The BPF side reads, per CPU, up to TD_MAX_COUNTERS counters in up to
  * TD_MAX_GROUPS perf event groups; which counter is in which group, and
- * how many a CPU has, is data the loader sets (struct td_cpu_state).
+ * how many a CPU has, is data the loader sets (struct td_layout).
  */
 #define TD_MAX_COUNTERS 24
 #define TD_MAX_GROUPS	4
 #define TD_COMM_LEN	16
 #define TD_MAX_PMUS	4 /* core PMUs of one machine: cpu, or cpu_core, cpu_atom, ... */
-
-/*
- * Counter roles of the Intel TopDown set, in slot order, user space only
- * (the BPF program knows slots and groups, not roles). Role 0 is the group
- * leader: SLOTS on TopDown hardware, cpu-clock with --software. Roles 1-4
- * are Level 1, roles 5-8 the Level 2 metric events.
- */
-enum td_counter {
-	TD_SLOTS = 0,
-	TD_RETIRING,
-	TD_BAD_SPEC,
-	TD_FE_BOUND,
-	TD_BE_BOUND,
-	TD_HEAVY_OPS,
-	TD_BR_MISPREDICT,
-	TD_FETCH_LAT,
-	TD_MEM_BOUND,
-	TD_NR_ROLES, /* not a role: how many there are */
-};
 
 /* Everything charged to one entity; cumulative since tdtrace started. */
 struct td_counts {
@@ -60,7 +43,7 @@ struct td_key {
 #define TD_TASK_EXITED 0x1
 
 /*
- * Counts are kept in two halves by the epoch's parity (td_cpu_state.epoch):
+ * Counts are kept in two halves by the epoch's parity (td_layout.epoch):
  * while the CPUs charge one half, the loader reads the other, which no
  * program writes any more. Entries and per-CPU totals are then read at one
  * consistent cut, and sum to each other exactly at every interval.
@@ -84,57 +67,29 @@ struct td_val {
 #define TD_IDLE_CGROUP_ID 0
 
 /*
- * Per-CPU state of the BPF program: this CPU's counter layout, set by the
- * loader (hybrid CPUs of different types have different ones), and the
- * baseline of the next delta.
- *
- * Layout: counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for
- * s < nr_counters; it belongs to group group[s] (< nr_groups), and leads
- * it if leads[s]. A group's leader comes before its members in slot order
- * and gives the whole group's enabled/running times. nr_counters 0: the
- * CPU is not counted (an E-core, a failed open, onlined later).
- */
-struct td_cpu_state {
-	/* Set by the loader. */
-	__u32 nr_counters;
-	__u32 nr_groups;
-	__u32 pmu; /* which core PMU (plan's index) this CPU is: entries' key.pad */
-	__u32 pad;
-	__u8 group[TD_MAX_COUNTERS];
-	__u8 leads[TD_MAX_COUNTERS];
-	/* The program's own. */
-	__u64 last[TD_MAX_COUNTERS];
-	__u64 last_enabled[TD_MAX_GROUPS];
-	__u64 last_running[TD_MAX_GROUPS];
-	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
-	__u64 cur_enabled[TD_MAX_GROUPS];
-	__u64 cur_running[TD_MAX_GROUPS];
-	__u64 primed;			     /* the first read on a CPU only sets the baseline */
-	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
-	__u64 scratch;			     /* see member_event() in the BPF program */
-	__u64 epoch; /* which half to charge: td_flush moves it on at each interval */
-	/* Scratch of a switch, too big for the BPF stack: the delta, and its part before a move. */
-	struct td_counts delta;
-	struct td_counts moved;
-};
-
-/*
- * A CPU's new layout, for td_relayout: the loader writes it to the
- * program's .bss, then runs td_relayout on that CPU, which copies it into
- * the CPU's own td_cpu_state (a per-CPU map cannot be written for one CPU
+ * A CPU's counter layout, as the loader gives it: it writes new_layout in
+ * the program's .bss, then runs td_relayout on that CPU, which copies it
+ * into the CPU's own state (a per-CPU map cannot be written for one CPU
  * from user space without rewriting every CPU's state).
+ *
+ * Counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for s <
+ * nr_counters; it belongs to group group[s] (< nr_groups), and leads it if
+ * leads[s]. A group's leader comes before its members in slot order and
+ * gives the whole group's enabled/running times. nr_counters 0: the CPU
+ * is not counted (an E-core, a failed open, offline).
  */
 struct td_layout {
-	__u32 nr_counters; /* 0: stop reading on this CPU */
+	__u32 nr_counters;
 	__u32 nr_groups;
-	__u32 pmu;
+	__u32 pmu; /* which core PMU (the plan's index): the key.pmu of what is charged there */
 	__u32 pad;
 	__u8 group[TD_MAX_COUNTERS];
 	__u8 leads[TD_MAX_COUNTERS];
 	/*
-	 * The epoch every counted CPU is in (the loader's count of reads): a
-	 * CPU that missed flushes while offline must charge the half the
-	 * others charge, or the loader reads a half it still writes.
+	 * The epoch (the loader's count of reads), whose parity says which
+	 * half of the counts this CPU charges; td_flush moves it on. A CPU
+	 * that missed flushes while offline takes the loader's, or the
+	 * loader reads a half it still writes.
 	 */
 	__u64 epoch;
 };
@@ -150,9 +105,6 @@ struct td_selfcheck {
 
 /* -c PATH: at most this many cgroup subtrees. */
 #define TD_MAX_CGROUP_FILTERS 8
-
-/* cgroup moves of tasks running on CPUs past this are not split (see td_attach). */
-#define TD_MAX_SCAN_CPUS 1024
 
 /*
  * Per-CPU bookkeeping kept by the BPF program, one per epoch half (the

@@ -95,16 +95,43 @@ static void check_run(const char *err, const char *out, uint64_t want_ns, uint64
 	json_decref(lines);
 }
 
+/* The id of the td_cpu_state map among @ids (this tdtrace's), or 0. */
+static unsigned int cpu_state_map(const struct itest_bpf_ids *ids)
+{
+	char cmd[96];
+	json_error_t e;
+	unsigned int id = 0;
+
+	for (int i = 0; i < ids->nr_maps && !id; i++) {
+		FILE *f;
+		json_t *m;
+
+		snprintf(cmd, sizeof(cmd), "bpftool -j map show id %u 2>/dev/null", ids->map[i]);
+		f = popen(cmd, "r");
+		if (!f)
+			continue;
+		m = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
+		pclose(f);
+		if (itest_jis(m, "name", "td_cpu_state"))
+			id = ids->map[i];
+		json_decref(m);
+	}
+	return id;
+}
+
 /*
- * Every CPU's epoch in tdtrace's td_cpu_state (bpftool): a CPU back from
- * offline must be in the others' epoch, or it charges the half the
- * loader reads. Skips the check (says so) without bpftool.
+ * Every CPU's epoch in this tdtrace's td_cpu_state (bpftool; by id, since
+ * other tdtrace instances may run): a CPU back from offline must be in
+ * the others' epoch, or it charges the half the loader reads. Skips the
+ * check (says so) without bpftool.
  */
-static void assert_one_epoch(void)
+static void assert_one_epoch(const struct itest_bpf_ids *ids)
 {
 	json_error_t e;
 	json_t *all, *vals, *v;
 	long long first = -1;
+	unsigned int id;
+	char cmd[96];
 	size_t i;
 	FILE *f;
 
@@ -112,18 +139,23 @@ static void assert_one_epoch(void)
 		print_message("bpftool is not installed: the CPUs' epochs are not compared\n");
 		return;
 	}
-	f = popen("bpftool -j map dump name td_cpu_state 2>/dev/null", "r");
+	id = cpu_state_map(ids);
+	if (!id)
+		fail_msg("tdtrace holds no map named td_cpu_state");
+	snprintf(cmd, sizeof(cmd), "bpftool -j map dump id %u 2>/dev/null", id);
+	f = popen(cmd, "r");
 	assert_non_null(f);
 	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
 	pclose(f);
 	if (!json_is_array(all) || json_array_size(all) != 1)
-		fail_msg("bpftool map dump name td_cpu_state: not one map's entry");
+		fail_msg("bpftool map dump id %u: not one entry", id);
 	vals = json_object_get(json_object_get(json_array_get(all, 0), "formatted"), "values");
 	if (!json_is_array(vals) || json_array_size(vals) < 2)
 		fail_msg("td_cpu_state: no per-CPU values in bpftool's dump");
 	json_array_foreach(vals, i, v)
 	{
-		long long epoch = itest_jint(json_object_get(v, "value"), "epoch");
+		json_t *layout = json_object_get(json_object_get(v, "value"), "layout");
+		long long epoch = itest_jint(layout, "epoch");
 
 		print_message("CPU %zu: epoch %lld\n", i, epoch);
 		if (first < 0)
@@ -166,7 +198,7 @@ static void run(bool offline_first)
 	assert_int_equal(itest_schedstat_ns(load.pid, &end_ns), 0);
 	steal_ns = itest_steal_ns() - steal_ns;
 	itest_sleep_ms(300);
-	assert_one_epoch();
+	assert_one_epoch(&ids);
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	out = itest_stdout(&td);
 	err = itest_stderr(&td);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "model/cgroup_rows.h"
+#include "model/counts.h" /* TD_SLOTS */
 
 /* A names table by hand (sorted by id), so no file system is involved. */
 static struct cgroup_name name_table[] = {

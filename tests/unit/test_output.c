@@ -44,7 +44,7 @@ static const char full_comm[TD_COMM_LEN] = "0123456789abcdef";
 
 enum { IDLE, WEB, DB, MUX, NODATA, NR_TASKS };
 
-/* Hand-made TopDown counts in enum td_counter order, and times. */
+/* Hand-made TopDown counts in the Ice Lake set's slot order, and times. */
 static const struct task_spec {
 	__u32 pid;
 	const char *comm; /* TD_COMM_LEN bytes */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <linux/perf_event.h>
+#include "model/counts.h" /* TD_SLOTS */
 #include "model/models.h"
 #include "model/pmu_desc.h"
 

@@ -15,6 +15,12 @@
 #include "tdtrace.h"
 
 /*
+ * Slot 0 of every count: the first group's leader, SLOTS on TopDown
+ * hardware, cpu-clock with --software.
+ */
+#define TD_SLOTS 0
+
+/*
  * The part of every struct td_counts a run fills: its first @nr_counters
  * counters and @nr_groups groups' times (the plan's widest PMU); the rest
  * stays zero. add, sub and equal look at that part only: with many

@@ -34,40 +34,64 @@ static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
 }
 
 /*
- * Give each CPU its counter layout (struct td_cpu_state): the slots open
- * there, in the groups of its PMU's set, as cpu_groups_open() opened
- * them, and the PMU's index (entries' key.pmu). CPUs left out get
- * nr_counters 0: the program reads nothing there.
+ * Run td_relayout on @cpu: it takes @l as its layout and reads afresh, in
+ * the epoch of the other CPUs (it may have missed flushes while offline).
+ */
+static int relayout(struct tracer *tr, int cpu, const struct td_layout *l)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	tr->skel->bss->new_layout = *l;
+	tr->skel->bss->new_layout.epoch = tr->coll.epoch;
+	if (bpf_prog_test_run_opts(bpf_program__fd(tr->skel->progs.td_relayout), &opts))
+		return -errno;
+	return 0;
+}
+
+/* The layout of @set, for a CPU of PMU @k. */
+static struct td_layout layout_of_set(const struct counter_set *set, int k)
+{
+	struct td_layout l = { .nr_counters = set->nr,
+			       .nr_groups = counters_nr_groups(set),
+			       .pmu = k };
+
+	for (int slot = 0; slot < set->nr; slot++) {
+		l.group[slot] = set->group[slot];
+		l.leads[slot] = counters_leads(set, slot);
+	}
+	return l;
+}
+
+/*
+ * Give each counted CPU its counter layout through td_relayout: the slots
+ * open there, in the groups of its PMU's set, as cpu_groups_open() opened
+ * them, and the PMU's index (entries' key.pmu). Other CPUs keep
+ * nr_counters 0: the program reads nothing there. A CPU that went offline
+ * since its counters opened is left for the hotplug path to count again.
  */
 static int set_cpu_layouts(struct tracer *tr, const struct plan *p)
 {
-	struct td_cpu_state *st;
 	int nr_cpus = libbpf_num_possible_cpus();
-	__u32 zero = 0;
-	int err = 0;
 
-	st = calloc(nr_cpus, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
 	for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++) {
-		int k = tr->pmu_of[cpu];
-		const struct counter_set *set;
+		int k = tr->pmu_of[cpu], err;
+		struct td_layout l;
 
-		if (k < 0)
+		if (k < 0 || !tr->cpus[cpu])
 			continue;
-		set = &p->pmus[k].counters;
-		st[cpu].pmu = k;
-		st[cpu].nr_counters = set->nr;
-		st[cpu].nr_groups = counters_nr_groups(set);
-		for (int slot = 0; slot < set->nr; slot++) {
-			st[cpu].group[slot] = set->group[slot];
-			st[cpu].leads[slot] = counters_leads(set, slot);
+		l = layout_of_set(&p->pmus[k].counters, k);
+		err = relayout(tr, cpu, &l);
+		if (err == -ENXIO) {
+			fprintf(stderr,
+				"tdtrace: CPU %d went offline: not counted until it returns\n",
+				cpu);
+			tr->cpus[cpu] = false;
+			tr->pmu_of[cpu] = -1;
+		} else if (err) {
+			return err;
 		}
 	}
-	if (bpf_map_update_elem(bpf_map__fd(tr->skel->maps.td_cpu_state), &zero, st, 0))
-		err = -errno;
-	free(st);
-	return err;
+	return 0;
 }
 
 /*
@@ -395,35 +419,6 @@ void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thr
 	}
 	fprintf(stderr, "%s%s; Ctrl-C to stop\n", per_thread ? " per thread" : "",
 		tr->on_cgroup_switch ? " at cgroup switches" : "");
-}
-
-/*
- * Run td_relayout on @cpu: it takes @l as its layout and reads afresh, in
- * the epoch of the other CPUs (it may have missed flushes while offline).
- */
-static int relayout(struct tracer *tr, int cpu, const struct td_layout *l)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-	tr->skel->bss->new_layout = *l;
-	tr->skel->bss->new_layout.epoch = tr->coll.epoch;
-	if (bpf_prog_test_run_opts(bpf_program__fd(tr->skel->progs.td_relayout), &opts))
-		return -errno;
-	return 0;
-}
-
-/* The layout of @set, for a CPU of PMU @k. */
-static struct td_layout layout_of_set(const struct counter_set *set, int k)
-{
-	struct td_layout l = { .nr_counters = set->nr,
-			       .nr_groups = counters_nr_groups(set),
-			       .pmu = k };
-
-	for (int slot = 0; slot < set->nr; slot++) {
-		l.group[slot] = set->group[slot];
-		l.leads[slot] = counters_leads(set, slot);
-	}
-	return l;
 }
 
 /* @cpu is back: open its PMU's counters there again, then let the program read them. */
