@@ -153,6 +153,8 @@ static void test_listen(void **state)
 	assert_string_equal(host, "::1");
 	assert_int_equal(listen_parse(":9466", host, sizeof(host), &port), 0);
 	assert_string_equal(host, "127.0.0.1");
+	assert_int_equal(listen_parse("localhost:9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
 	for (const char *bad = "0\0"
 			       "65536\0"
 			       "x\0"
@@ -160,6 +162,8 @@ static void test_listen(void **state)
 			       "[::1]80\0"
 			       "1.2.3.4:\0"
 			       "1.2.3.4:-1\0"
+			       "foo:80\0"
+			       "localhost.example:80\0"
 			       "\0";
 	     *bad || bad[1]; bad += strlen(bad) + 1)
 		if (!listen_parse(bad, host, sizeof(host), &port))
