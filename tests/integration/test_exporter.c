@@ -7,9 +7,13 @@
  * promtool check metrics accepts the body; a spinner's exported CPU time
  * matches /proc/PID/schedstat; and a real Prometheus server, started here
  * on 127.0.0.1 with its own config and data directory, scrapes it until
- * its query API returns the series. A port in use is refused with one
- * line and exit 1. Needs root and BPF; each tool missing skips its part
- * with the reason. Everything is bounded in time and stopped at the end.
+ * its query API returns the series, also for a cgroup and a process whose
+ * names are not UTF-8. 40 idle connections do not keep scrapes out; a
+ * query of 600 arguments gets 414 at once. --listen localhost:PORT
+ * serves, another name is a usage error; a port in use is refused with
+ * one line and exit 1. Needs root and BPF; each tool missing skips its
+ * part with the reason. Everything is bounded in time and stopped at the
+ * end.
  */
 #include "itest.h"
 #include <arpa/inet.h>
@@ -21,7 +25,7 @@
 #define END_MS	 5000
 #define PROM_MS	 40000 /* Prometheus starts, scrapes every second, answers */
 
-static struct itest_proc td, load, prom;
+static struct itest_proc td, load, prom, named;
 static char tmpdir[] = "/tmp/tdtrace-prom-XXXXXX";
 
 static int setup(void **state)
@@ -29,6 +33,7 @@ static int setup(void **state)
 	itest_proc_init(&td);
 	itest_proc_init(&load);
 	itest_proc_init(&prom);
+	itest_proc_init(&named);
 	return 0;
 }
 
@@ -39,6 +44,7 @@ static int teardown(void **state)
 	itest_proc_release(&prom);
 	itest_proc_release(&td);
 	itest_proc_release(&load);
+	itest_proc_release(&named);
 	if (strcmp(tmpdir + strlen(tmpdir) - 6, "XXXXXX")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 		if (system(cmd))
@@ -108,6 +114,24 @@ static double sample(const char *body, const char *series)
 	const char *p = strstr(body, series);
 
 	return p ? strtod(p + strlen(series), NULL) : NAN;
+}
+
+/* promtool's lint accepts what @url/metrics serves (skipped without promtool). */
+static void promtool_check(const char *url)
+{
+	char cmd[256], *body;
+	int status;
+
+	if (!have("promtool")) {
+		print_message(
+			"SKIP promtool part: promtool is not installed (Debian: prometheus)\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 %s/metrics | promtool check metrics", url);
+	body = sh(cmd, &status);
+	if (status)
+		fail_msg("promtool check metrics: %s", body);
+	free(body);
 }
 
 static void test_scrapes(void **state)
@@ -201,17 +225,7 @@ static void test_scrapes(void **state)
 		close(idle);
 	}
 
-	/* promtool's lint accepts it. */
-	if (have("promtool")) {
-		snprintf(cmd, sizeof(cmd), "curl -s -m 5 %s/metrics | promtool check metrics", url);
-		body = sh(cmd, &status);
-		if (status)
-			fail_msg("promtool check metrics: %s", body);
-		free(body);
-	} else {
-		print_message(
-			"SKIP promtool part: promtool is not installed (Debian: prometheus)\n");
-	}
+	promtool_check(url);
 
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	out = itest_stdout(&td);
@@ -241,30 +255,56 @@ static double prom_query(const char *prom_addr, const char *query)
 	return value;
 }
 
+/* Wait until Prometheus at @prom_addr has a sample for @query, or fail. */
+static double prom_wait(const char *prom_addr, const char *query)
+{
+	long long end = itest_now_ms() + PROM_MS;
+	double got;
+
+	while (isnan(got = prom_query(prom_addr, query)))
+		if (itest_now_ms() > end)
+			fail_msg("Prometheus has no %s after %d ms", query + 6, PROM_MS);
+		else
+			itest_sleep_ms(500);
+	return got;
+}
+
 /*
  * A real Prometheus scrapes it every second; a busy loop runs 2 s of CPU
  * in a cgroup of its own; then the series Prometheus holds for that cgroup
- * agrees with the cgroup's cpu.stat within 2%.
+ * agrees with the cgroup's cpu.stat within 2%. The cgroup's name is not
+ * UTF-8 and a process is named with '"', '\\', a newline and a stray
+ * byte: their series are there under U+FFFD, the target stays up, and
+ * promtool passes the scrape.
  */
 static void test_prometheus_scrapes(void **state)
 {
-	char listen[32], cfg[256], prom_addr[32], cg[PATH_MAX], query[512];
-	const char *args[] = { "--software", "--listen", listen, "-I", "100", NULL };
+	char listen[32], cfg[256], prom_addr[32], cg[PATH_MAX], query[PATH_MAX + 64], url[64];
+	const char *args[] = { "--software", "--listen", listen, "--listen-processes",
+			       "50",	     "-I",	 "100",	 NULL };
 	char *prom_argv[8], flag_cfg[300], flag_data[300], flag_web[64];
-	char *spin_argv[] = { (char *)itest_helper_path("spin"), "-w", "2.0", NULL };
+	char *spin_argv[] = { NULL, "-w", "2.0", NULL };
+	char namer[PATH_MAX + 64], *namer_argv[] = { namer, "a\"b\\c\nd\xff", "60000", NULL };
 	int port = free_port(), prom_port = free_port(), code;
 	uint64_t usage0 = 0, usage1 = 0;
-	const char *rel;
+	char rel[PATH_MAX];
 	double got = NAN;
 	long long end;
 	FILE *f;
 
 	itest_require_root();
+	/* Its path is in a static buffer, as spin's is: copied before spin's is made. */
+	snprintf(namer, sizeof(namer), "%s", itest_helper_path("namer"));
+	spin_argv[0] = (char *)itest_helper_path("spin");
 	if (access("/usr/bin/prometheus", X_OK) || !have("curl"))
 		itest_skip("prometheus or curl is not installed (Debian: prometheus, curl)");
-	if (itest_cgroup_make("tdtrace-prom", cg, sizeof(cg)))
+	if (itest_cgroup_make("tdtrace-prom-\xff", cg, sizeof(cg)))
 		itest_skip("no cgroup v2 to make a test cgroup in");
-	rel = strrchr(cg, '/');
+	/*
+	 * Its path as exported has U+FFFD for the stray byte, which PromQL's
+	 * lexer refuses in a string: a regex's '.' stands for it.
+	 */
+	snprintf(rel, sizeof(rel), "/tdtrace-prom-.%s", strrchr(cg, '-'));
 	assert_non_null(mkdtemp(tmpdir));
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
 	snprintf(cfg, sizeof(cfg), "%s/prometheus.yml", tmpdir);
@@ -276,6 +316,11 @@ static void test_prometheus_scrapes(void **state)
 		"      - targets: ['127.0.0.1:%d']\n",
 		port);
 	fclose(f);
+	/*
+	 * The oddly named process runs (outside the cgroup) until the end;
+	 * started first, so that tdtrace sees it by its name, not as "namer".
+	 */
+	assert_int_equal(itest_spawn(&named, namer_argv, ITEST_STDIN_PIPE), 0);
 	start(args);
 	snprintf(flag_cfg, sizeof(flag_cfg), "--config.file=%s", cfg);
 	snprintf(flag_data, sizeof(flag_data), "--storage.tsdb.path=%s/data", tmpdir);
@@ -287,6 +332,7 @@ static void test_prometheus_scrapes(void **state)
 	prom_argv[3] = flag_web;
 	prom_argv[4] = NULL;
 	assert_int_equal(itest_spawn(&prom, prom_argv, 0), 0);
+	assert_int_equal(write(named.in_pipe, "g", 1), 1);
 
 	/* The busy loop, in its cgroup, from a known cpu.stat. */
 	assert_int_equal(itest_spawn(&load, spin_argv, ITEST_STDIN_PIPE), 0);
@@ -296,7 +342,7 @@ static void test_prometheus_scrapes(void **state)
 	if (itest_wait_nowait(&load, 20000))
 		fail_msg("spin did not end");
 	assert_int_equal(itest_cgroup_usage_usec(cg, &usage1), 0);
-	snprintf(query, sizeof(query), "query=tdtrace_cpu_seconds_total{cgroup=\"%s\"}", rel);
+	snprintf(query, sizeof(query), "query=tdtrace_cpu_seconds_total{cgroup=~\"%s\"}", rel);
 	/* Flat from now: wait until Prometheus's latest sample holds all of it. */
 	end = itest_now_ms() + PROM_MS;
 	for (;;) {
@@ -313,6 +359,16 @@ static void test_prometheus_scrapes(void **state)
 	print_message("Prometheus: %s %.6f s, cpu.stat %.6f s (%+.2f%%)\n", rel, got,
 		      (usage1 - usage0) / 1e6,
 		      100 * (got - (usage1 - usage0) / 1e6) / ((usage1 - usage0) / 1e6));
+
+	/* The process's series, its comm as a regex ('.': the backslash, U+FFFD). */
+	snprintf(query, sizeof(query),
+		 "query=tdtrace_process_cpu_seconds_total{pid=\"%d\",comm=~\"a\\\"b.c\\nd.\"}",
+		 (int)named.pid);
+	got = prom_wait(prom_addr, query);
+	print_message("Prometheus: the namer's CPU time %.3f s\n", got);
+	assert_true(prom_wait(prom_addr, "query=up{job=\"tdtrace\"}") == 1);
+	snprintf(url, sizeof(url), "http://%s", listen);
+	promtool_check(url);
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	assert_int_equal(code, 0);
 	assert_int_equal(itest_cgroup_remove(cg), 0);
@@ -378,6 +434,20 @@ static void test_hostile_clients(void **state)
 	free(reply);
 	free(big);
 
+	/* A query of 600 arguments: 414 at once, not silence for the server's timeout. */
+	{
+		char uri[1024] = "GET /metrics?";
+		long long t0 = itest_now_ms();
+
+		memset(uri + strlen(uri), '&', 600);
+		strcat(uri, " HTTP/1.1\r\nHost: x\r\n\r\n");
+		reply = raw_request(port, uri, strlen(uri), 3000);
+		print_message("600 arguments: '%.30s' after %lld ms\n", reply, itest_now_ms() - t0);
+		assert_non_null(strstr(reply, "HTTP/1.1 414"));
+		assert_true(itest_now_ms() - t0 < 2000);
+		free(reply);
+	}
+
 	/* Half a request, then nothing: dropped after the server's timeout (10 s), not served. */
 	reply = raw_request(port, "GET /metrics HTTP/1.1\r\nHost:", 29, 12000);
 	assert_null(strstr(reply, "HTTP/1.1 200"));
@@ -391,6 +461,149 @@ static void test_hostile_clients(void **state)
 		fail_msg("collection stalled while the hostile clients were served");
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	assert_int_equal(code, 0);
+}
+
+/* A socket to 127.0.0.1:@port, connecting (non-blocking), or -1. */
+static int open_to(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) && errno != EINPROGRESS) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+#define IDLE_CONNS  40
+#define SCRAPES	    10
+#define SCRAPE_MS   3000
+#define MAX_REOPENS 200000 /* bounds the reconnecting, whatever the server does */
+
+struct idlers {
+	int fd[IDLE_CONNS];
+	int port, reopened;
+};
+
+/*
+ * Keep every idle connection open for @ms: one the server closed is
+ * opened again at once. With @scraper >= 0, stop early when it has sent
+ * something back: true then.
+ */
+static bool hold_idle(struct idlers *h, int ms, int scraper)
+{
+	long long end = itest_now_ms() + ms;
+	struct pollfd pfd[IDLE_CONNS + 1];
+	char buf[256];
+
+	while (itest_now_ms() < end) {
+		for (int i = 0; i < IDLE_CONNS; i++) {
+			if (h->fd[i] < 0 && h->reopened < MAX_REOPENS) {
+				h->fd[i] = open_to(h->port);
+				h->reopened++;
+			}
+			pfd[i] = (struct pollfd){ .fd = h->fd[i], .events = POLLIN };
+		}
+		pfd[IDLE_CONNS] = (struct pollfd){ .fd = scraper, .events = POLLIN };
+		if (poll(pfd, IDLE_CONNS + 1, 50) <= 0)
+			continue;
+		if (scraper >= 0 && pfd[IDLE_CONNS].revents)
+			return true;
+		for (int i = 0; i < IDLE_CONNS; i++) {
+			if (!pfd[i].revents || recv(h->fd[i], buf, sizeof(buf), MSG_DONTWAIT) > 0)
+				continue;
+			close(h->fd[i]); /* closed by the server (or refused) */
+			h->fd[i] = -1;
+		}
+	}
+	return false;
+}
+
+/*
+ * 40 connections from 127.0.0.1 that never send anything, opened again
+ * as soon as the server drops one: a scrape from 127.0.0.1 still gets its
+ * 200 (9 of 10 within 3 s each).
+ */
+static void test_idle_flood(void **state)
+{
+	static const char get[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+				  "Connection: close\r\n\r\n";
+	char listen[32], reply[64];
+	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
+	struct idlers h = { .port = free_port() };
+	int served = 0, code;
+
+	itest_require_root();
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", h.port);
+	start(args);
+	for (int i = 0; i < IDLE_CONNS; i++)
+		h.fd[i] = -1;
+	hold_idle(&h, 1000, -1);
+	for (int n = 0; n < SCRAPES; n++) {
+		long long t0 = itest_now_ms();
+		int fd = open_to(h.port);
+		struct pollfd out = { .fd = fd, .events = POLLOUT };
+		ssize_t got = 0;
+
+		assert_true(fd >= 0);
+		if (poll(&out, 1, SCRAPE_MS) == 1 &&
+		    send(fd, get, sizeof(get) - 1, MSG_NOSIGNAL) > 0 &&
+		    hold_idle(&h, SCRAPE_MS - (int)(itest_now_ms() - t0), fd))
+			got = recv(fd, reply, sizeof(reply) - 1, MSG_DONTWAIT);
+		reply[got > 0 ? got : 0] = '\0';
+		if (!strncmp(reply, "HTTP/1.1 200", 12))
+			served++;
+		else
+			print_message("scrape %d: '%.12s' after %lld ms\n", n, reply,
+				      itest_now_ms() - t0);
+		close(fd);
+		hold_idle(&h, 100, -1);
+	}
+	for (int i = 0; i < IDLE_CONNS; i++)
+		if (h.fd[i] >= 0)
+			close(h.fd[i]);
+	print_message("%d of %d scrapes served among %d idle connections (%d opened)\n", served,
+		      SCRAPES, IDLE_CONNS, h.reopened);
+	if (served < SCRAPES - 1)
+		fail_msg("only %d of %d scrapes served", served, SCRAPES);
+	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
+	assert_int_equal(code, 0);
+}
+
+/*
+ * --listen localhost:PORT serves on 127.0.0.1; another name is a usage
+ * error (exit 2, one line), as a bad port is, before anything is counted.
+ */
+static void test_listen_names(void **state)
+{
+	char listen[48], cmd[128], *body, *err;
+	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
+	int port = free_port(), status;
+
+	itest_require_root();
+	if (!have("curl"))
+		itest_skip("curl is not installed (Debian: curl)");
+	snprintf(listen, sizeof(listen), "localhost:%d", port);
+	start(args);
+	snprintf(cmd, sizeof(cmd),
+		 "curl -s -m 5 -o /dev/null -w '%%{http_code}' http://127.0.0.1:%d/metrics", port);
+	body = sh(cmd, &status);
+	assert_string_equal(body, "200");
+	free(body);
+	assert_int_equal(itest_signal_and_wait(&td, SIGTERM, END_MS), 0);
+	itest_proc_release(&td);
+
+	snprintf(listen, sizeof(listen), "no-such-host.invalid:%d", port);
+	assert_int_equal(itest_tdtrace_run(&td, 0, END_MS, args), 0);
+	err = itest_stderr(&td);
+	if (itest_exit_code(&td) != 2 || !strstr(err, "no-such-host.invalid") ||
+	    !itest_one_error_line(err))
+		fail_msg("exit %d, stderr '%s' (want 2 and one line naming the address)",
+			 itest_exit_code(&td), err);
+	free(err);
 }
 
 /* A port in use: one line, exit 1, before anything is counted. */
@@ -429,6 +642,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scrapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_scrapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_clients, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_flood, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_listen_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_in_use, setup, teardown),
 	};
 

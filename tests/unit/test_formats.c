@@ -354,6 +354,18 @@ static void test_perf_csv(void **state)
 	assert_null(strchr(s, ','));
 	free(s);
 
+	/* A cgroup path is a name from the system too: separator and newline as '_'. */
+	cg.cgroup = "/a,b\nc;d";
+	s = made(PERF_CSV);
+	assert_non_null(
+		strstr(s, "     2.000000000,2000,,topdown-retiring,/a_b_c;d,1000,100.00,,\n"));
+	assert_non_null(strstr(s, "     2.000000000,,,,/a_b_c;d,,,20.0,%  tma_frontend_bound\n"));
+	free(s);
+	s = made(PERF_CSV_SEMI);
+	assert_non_null(
+		strstr(s, "     2.000000000;2000;;topdown-retiring;/a,b_c_d;1000;100.00;;\n"));
+	free(s);
+
 	r.summary = true;
 	s = made(PERF_CSV);
 	assert_string_equal(s, "");

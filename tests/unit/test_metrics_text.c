@@ -87,6 +87,33 @@ static void test_openmetrics(void **state)
 	free(s);
 }
 
+/* Names from the system are any bytes; the scrape must stay UTF-8. */
+static void odd_names(struct metrics_text *m)
+{
+	metrics_family(m, "x", METRIC_GAUGE, "x", NULL);
+	metrics_sample(m, (const char *const[]){ "cgroup", "/tt-\xff", NULL }, 1);
+	/* A cut sequence, an overlong '/', a surrogate, then valid é and € */
+	metrics_sample(m,
+		       (const char *const[]){
+			       "comm", "a\xe2\x82\xc0\xaf\xed\xa0\x80\xc3\xa9\xe2\x82\xac", NULL },
+		       2);
+	metrics_sample(m, (const char *const[]){ "comm", "\"\\\n\xff", NULL }, 3);
+}
+
+static void test_label_utf8(void **state)
+{
+	for (int om = 0; om < 2; om++) {
+		char *s = written(om, odd_names);
+
+		assert_non_null(strstr(s, "x{cgroup=\"/tt-\xef\xbf\xbd\"} 1\n"));
+		assert_non_null(strstr(
+			s, "x{comm=\"a\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+			   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9\xe2\x82\xac\"} 2\n"));
+		assert_non_null(strstr(s, "x{comm=\"\\\"\\\\\\n\xef\xbf\xbd\"} 3\n"));
+		free(s);
+	}
+}
+
 /* 0.1 + 0.2 needs 17 digits to read back; 0.5 needs one. */
 static void one_number(struct metrics_text *m)
 {
@@ -126,6 +153,8 @@ static void test_listen(void **state)
 	assert_string_equal(host, "::1");
 	assert_int_equal(listen_parse(":9466", host, sizeof(host), &port), 0);
 	assert_string_equal(host, "127.0.0.1");
+	assert_int_equal(listen_parse("localhost:9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
 	for (const char *bad = "0\0"
 			       "65536\0"
 			       "x\0"
@@ -133,6 +162,8 @@ static void test_listen(void **state)
 			       "[::1]80\0"
 			       "1.2.3.4:\0"
 			       "1.2.3.4:-1\0"
+			       "foo:80\0"
+			       "localhost.example:80\0"
 			       "\0";
 	     *bad || bad[1]; bad += strlen(bad) + 1)
 		if (!listen_parse(bad, host, sizeof(host), &port))
@@ -184,8 +215,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text004), cmocka_unit_test(test_openmetrics),
-		cmocka_unit_test(test_numbers), cmocka_unit_test(test_listen),
-		cmocka_unit_test(test_grace),
+		cmocka_unit_test(test_numbers), cmocka_unit_test(test_label_utf8),
+		cmocka_unit_test(test_listen),	cmocka_unit_test(test_grace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --listen's value. See listen.h. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/listen.h"
+
+static bool is_address(const char *host)
+{
+	struct in6_addr a;
+
+	return inet_pton(AF_INET, host, &a) == 1 || inet_pton(AF_INET6, host, &a) == 1;
+}
 
 int listen_parse(const char *addr_port, char *host, size_t size, unsigned int *port)
 {
@@ -37,6 +46,11 @@ int listen_parse(const char *addr_port, char *host, size_t size, unsigned int *p
 	} else {
 		snprintf(host, size, "127.0.0.1");
 	}
+	/* The one name taken: no resolver, no choice between two addresses. */
+	if (!strcmp(host, "localhost"))
+		snprintf(host, size, "127.0.0.1");
+	if (!is_address(host))
+		return -EINVAL;
 	p = colon ? colon + 1 : addr_port;
 	if (*p < '0' || *p > '9')
 		return -EINVAL;

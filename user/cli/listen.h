@@ -7,7 +7,8 @@
 
 /*
  * Parse @addr_port into @host (brackets removed; "127.0.0.1" when no ADDR
- * is given) and @port (1-65535). 0, or -EINVAL.
+ * is given or it is "localhost") and @port (1-65535). 0, or -EINVAL, also
+ * for an ADDR that is not a numeric IPv4 or IPv6 address.
  */
 int listen_parse(const char *addr_port, char *host, size_t size, unsigned int *port);
 

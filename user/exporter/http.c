@@ -4,24 +4,51 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
 #include "cli/listen.h"
 #include "exporter/http.h"
 #include "output/metrics_text.h"
 
-#define CONNECTION_LIMIT 16 /* scrapers are few; a flood is refused, not queued */
-#define PER_IP_LIMIT	 8
+/*
+ * Connections. Scrapers are few, but every local client shares 127.0.0.1,
+ * so a limit per address or a long wait for idle clients would let any
+ * user hold the slots. Instead, when LIVE_LIMIT connections are open, a
+ * new one makes the oldest idle one (no request being answered, none
+ * waiting in its socket) close: a scraper sends its request at once and
+ * is never the oldest idle one, however many idle connections are held.
+ * libmicrohttpd's own limit is above ours, for those closing meanwhile.
+ */
+#define LIVE_LIMIT	 16
+#define CONNECTION_LIMIT 64
 #define TIMEOUT_S	 10	    /* a client that sends nothing is dropped */
 #define MEMORY_LIMIT	 (16 << 10) /* per connection: bounds the request's size */
+/*
+ * Each query argument costs a record in that memory: past about 250,
+ * libmicrohttpd has none left even for its error response and answers
+ * nothing. A scraper sends none or a few.
+ */
+#define MAX_QUERY_ARGS	 64
+
+/* One open connection. Used only on libmicrohttpd's one thread. */
+struct peer {
+	int fd;		       /* -1: a free slot */
+	bool busy;	       /* a request is being answered */
+	bool closing;	       /* told to close: no longer counted */
+	struct timespec since; /* opened, or its last request answered */
+};
 
 struct exporter {
 	struct MHD_Daemon *daemon;
 	pthread_mutex_t lock; /* the bodies: written by the interval loop, read by scrapes */
 	char *body[2];	      /* [0]: text 0.0.4, [1]: OpenMetrics */
 	size_t len[2];
+	struct peer peers[CONNECTION_LIMIT];
 };
 
 static const char landing[] =
@@ -54,6 +81,105 @@ static int wants_openmetrics(struct MHD_Connection *conn)
 	return accept && strstr(accept, "application/openmetrics-text");
 }
 
+static struct peer *peer_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Idle: no request being answered, and nothing sent that is still to be read. */
+static bool idle(const struct peer *p)
+{
+	char c;
+
+	return !p->busy && recv(p->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+}
+
+/* libmicrohttpd closes a connection whose socket is shut down, at its next poll. */
+static void drop(struct peer *p)
+{
+	p->closing = true;
+	shutdown(p->fd, SHUT_RDWR);
+}
+
+/* A connection opened or closed: keep the table, and make room as the top comment says. */
+static void notify(void *cls, struct MHD_Connection *conn, void **ctx,
+		   enum MHD_ConnectionNotificationCode code)
+{
+	struct exporter *e = cls;
+	const union MHD_ConnectionInfo *ci;
+	struct peer *p = NULL, *oldest = NULL;
+	int live = 0;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (*ctx)
+			((struct peer *)*ctx)->fd = -1;
+		return;
+	}
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	for (int i = 0; i < CONNECTION_LIMIT; i++) {
+		struct peer *q = &e->peers[i];
+
+		if (q->fd < 0) {
+			p = p ? p : q;
+			continue;
+		}
+		if (q->closing)
+			continue;
+		live++;
+		if (idle(q) && (!oldest || before(&q->since, &oldest->since)))
+			oldest = q;
+	}
+	if (!ci || !p)
+		return; /* not ours to count (libmicrohttpd's limit is the table's size) */
+	*p = (struct peer){ .fd = ci->connect_fd };
+	clock_gettime(CLOCK_MONOTONIC, &p->since);
+	*ctx = p;
+	if (live >= LIVE_LIMIT)
+		drop(oldest ? oldest : p);
+}
+
+/* A request answered (or failed): its connection is idle from now. */
+static void completed(void *cls, struct MHD_Connection *conn, void **req,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct peer *p = peer_of(conn);
+
+	if (p) {
+		p->busy = false;
+		clock_gettime(CLOCK_MONOTONIC, &p->since);
+	}
+}
+
+/*
+ * The request line is read: a query of too many arguments is answered 414
+ * here, on the socket, as libmicrohttpd could not (see MAX_QUERY_ARGS),
+ * and its connection closed. Nothing else is on the socket yet.
+ */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	static const char too_long[] = "HTTP/1.1 414 URI Too Long\r\nConnection: close\r\n"
+				       "Content-Length: 0\r\n\r\n";
+	struct peer *p = peer_of(conn);
+	int args = 1;
+
+	for (const char *q = strchr(uri, '?'); q && *q; q++)
+		args += *q == '&';
+	if (p && args > MAX_QUERY_ARGS) {
+		send(p->fd, too_long, sizeof(too_long) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+		p->closing = true;
+		shutdown(p->fd, SHUT_WR);
+	}
+	return NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **req)
@@ -61,8 +187,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	struct exporter *e = cls;
 	static const char not_found[] = "Not found: try /metrics\n";
 	static const char not_allowed[] = "Only GET and HEAD\n";
+	struct peer *p = peer_of(conn);
 	enum MHD_Result ret;
 	int om;
+
+	if (p) /* headers read: a request, no longer an idle client */
+		p->busy = true;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
@@ -112,13 +242,16 @@ int exporter_start(const char *addr_port, struct exporter **out, char *err, size
 	if (!e)
 		return -ENOMEM;
 	pthread_mutex_init(&e->lock, NULL);
+	for (int i = 0; i < CONNECTION_LIMIT; i++)
+		e->peers[i].fd = -1;
 	errno = 0;
 	e->daemon = MHD_start_daemon(
 		flags, (uint16_t)port, NULL, NULL, handle, e, MHD_OPTION_SOCK_ADDR,
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONNECTION_LIMIT,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)PER_IP_LIMIT,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT, MHD_OPTION_END);
+		MHD_OPTION_NOTIFY_CONNECTION, notify, e, MHD_OPTION_NOTIFY_COMPLETED, completed, e,
+		MHD_OPTION_URI_LOG_CALLBACK, uri_seen, e, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned int)TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
+		MHD_OPTION_END);
 	if (!e->daemon) {
 		int saved = errno ? errno : EADDRINUSE;
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/metrics_text.h"
+#include "output/utf8.h"
 
 void metrics_begin(struct metrics_text *m, FILE *f, bool openmetrics)
 {
@@ -39,18 +40,29 @@ static void help_text(FILE *f, const char *s)
 	}
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: backslash, double quote and newline escaped, and each
+ * byte of no valid UTF-8 sequence written as U+FFFD. Both formats take
+ * UTF-8 only: one stray byte from a cgroup or process name would fail
+ * the whole scrape.
+ */
 static void label_value(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), n;
+
+	for (size_t i = 0; i < len; i += n ? n : 1) {
+		n = utf8_seq_len(p + i, len - i);
+		if (!n)
+			fputs(UTF8_REPLACEMENT, f);
+		else if (p[i] == '\\')
 			fputs("\\\\", f);
-		else if (*s == '"')
+		else if (p[i] == '"')
 			fputs("\\\"", f);
-		else if (*s == '\n')
+		else if (p[i] == '\n')
 			fputs("\\n", f);
 		else
-			fputc(*s, f);
+			fwrite(p + i, 1, n, f);
 	}
 }
 

@@ -2,8 +2,21 @@
 /* What perf's formats print. See perf_rows.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "output/perf_rows.h"
+
+/*
+ * A name from the system in perf's columns: perf does not quote, so a
+ * character of the separator @avoid (NULL: none) or a control byte
+ * would split or end a line; each becomes '_'.
+ */
+static void unquoted(char *s, const char *avoid)
+{
+	for (; *s; s++)
+		if ((avoid && strchr(avoid, *s)) || (unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '_';
+}
 
 void perf_for_each_entity(const struct report *r, const char *avoid, perf_entity_fn fn, void *ctx)
 {
@@ -17,22 +30,23 @@ void perf_for_each_entity(const struct report *r, const char *avoid, perf_entity
 		if (row->idle)
 			continue;
 		memcpy(comm, row->task->val.comm, TD_COMM_LEN);
-		/* A separator in a name would split perf's columns; perf does not quote. */
-		for (char *p = comm; *p; p++)
-			if ((avoid && *p == *avoid) || (unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '_';
+		unquoted(comm, avoid);
 		snprintf(thread, sizeof(thread), "%s-%u", comm, row->task->key.id);
 		fn(ctx, r, &(struct perf_entity){ .thread = thread, .c = row->c, .m = &row->m });
 	}
 	for (size_t i = 0; i < r->nr_cgroups; i++) {
 		const struct row *row = &r->cgroups[i];
-		const char *cg = row->idle ? "[idle]" : row->cgroup;
+		char *path = !row->idle && row->cgroup ? strdup(row->cgroup) : NULL;
+		const char *cg = row->idle ? "[idle]" : path;
 
-		if (!cg) {
+		if (path)
+			unquoted(path, avoid);
+		if (!cg) { /* its name not read (or no memory to copy it) */
 			snprintf(id, sizeof(id), "[id %llu]", (unsigned long long)row->cgroup_id);
 			cg = id;
 		}
 		fn(ctx, r, &(struct perf_entity){ .cgroup = cg, .c = row->c, .m = &row->m });
+		free(path);
 	}
 }
 
