@@ -340,6 +340,10 @@ static void test_refused(void **state)
 		  ":1: model 'sapphirerapids' has no row for PMU 'cpu_atom'" },
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"software\",\"counts\":{}}\n",
 		  ":1: bad count for cpu-clock" },
+		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
+		 */
+		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },
+		{ "{\"a\":\033[2J}\n", ":1: not one JSON object: invalid token near '\\x1b'" },
 	};
 	char *out, *err;
 
@@ -351,6 +355,7 @@ static void test_refused(void **state)
 				 bad[i][1]);
 		assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
 		assert_null(strstr(err, "was not opened"));
+		assert_null(strchr(err, '\033'));
 		assert_string_equal(out, "");
 		free(out);
 		free(err);

@@ -342,17 +342,21 @@ static int usage(FILE *err, const char *what)
 static int read_line(struct replay *r, const char *buf, size_t len)
 {
 	json_error_t jerr;
+	char text[256];
 	json_t *o;
 	int err;
 
-	if (strspn(buf, " \t\r\n") == len)
+	if (len && buf[len - 1] == '\n')
+		len--; /* not part of the line: jansson would quote it in its error */
+	if (strspn(buf, " \t\r\n") >= len)
 		return 0;
 	if (memchr(buf, '\0', len))
 		return refuse(r, "a NUL byte at column %zu: not JSON text",
 			      (size_t)((const char *)memchr(buf, '\0', len) - buf) + 1);
 	o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!o)
-		return refuse(r, "not one JSON object: %s at column %d", jerr.text, jerr.column);
+		return refuse(r, "not one JSON object: %s at column %d",
+			      shown(jerr.text, text, sizeof(text)), jerr.column);
 	err = json_is_object(o) ? replay_line(r, o) : refuse(r, "not a JSON object");
 	json_decref(o);
 	return err;
