@@ -340,6 +340,13 @@ static void test_refused(void **state)
 		  ":1: model 'sapphirerapids' has no row for PMU 'cpu_atom'" },
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"software\",\"counts\":{}}\n",
 		  ":1: bad count for cpu-clock" },
+		/* Times and SMT that would decode to garbage or to the wrong formula. */
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"time_enabled_ns\":9,\"time_running_ns\":-5,\"counts\":{}}\n",
+		  ":1: time_running_ns -5 is not an integer >= 0" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"smt_on\":\"yes\",\"counts\":{}}\n",
+		  ":1: smt_on \"yes\" is not true or false" },
 		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
 		 */
 		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },

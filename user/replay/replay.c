@@ -234,6 +234,22 @@ static const struct pmu_model *line_model(struct replay *r, json_t *o)
 	return NULL;
 }
 
+/* @key of @o, if there, a count of nanoseconds: *ns (0 if absent), or -EINVAL (said). */
+static int time_ns(struct replay *r, json_t *o, const char *key, __u64 *ns)
+{
+	json_t *v = json_object_get(o, key);
+	char buf[128];
+
+	*ns = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return refuse(r, "%s %s is not an integer >= 0", key,
+			      shown_json(v, buf, sizeof(buf)));
+	*ns = json_integer_value(v);
+	return 0;
+}
+
 /* A TopDown line: its counts through its model's formulas. */
 static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char *type)
 {
@@ -242,14 +258,17 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 	struct td_decoding d;
 	struct td_metrics met;
 	struct td_counts c = {};
+	json_t *smt = json_object_get(o, "smt_on");
 	char err[256];
 
-	if (!m || recorded_set(m, counts, &set, &c, r))
+	if (!m || recorded_set(m, counts, &set, &c, r) ||
+	    time_ns(r, o, "time_enabled_ns", &c.enabled_ns[0]) ||
+	    time_ns(r, o, "time_running_ns", &c.running_ns[0]))
 		return -EINVAL;
-	c.enabled_ns[0] = integer(o, "time_enabled_ns");
-	c.running_ns[0] = integer(o, "time_running_ns");
-	if (td_decoding_init(&d, &set, json_is_true(json_object_get(o, "smt_on")), err,
-			     sizeof(err)))
+	if (smt && !json_is_boolean(smt))
+		return refuse(r, "smt_on %s is not true or false",
+			      shown_json(smt, err, sizeof(err)));
+	if (td_decoding_init(&d, &set, json_is_true(smt), err, sizeof(err)))
 		return refuse(r, "%s", err);
 	td_decode(&d, &c, &met);
 	if (r->toplev) {
