@@ -442,9 +442,8 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 	}
 	if (!werr && fflush(out))
 		werr = errno ? errno : EIO;
-	if (werr == EPIPE) {
-		ret = EXIT_OK; /* `tdtrace report | head` is fine, as for the live output */
-	} else if (werr) {
+	/* EPIPE: `tdtrace report | head` is fine, as for the live output. */
+	if (werr && werr != EPIPE) {
 		fprintf(err, "tdtrace report: failed to write the output: %s\n", strerror(werr));
 		ret = EXIT_FAIL;
 	}
