@@ -209,7 +209,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_OUTPUT := $(OUTPUT)/fuzz
 FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
-	model/container cli/options cli/option_table cli/help cli/listen host/cgroupfs model/cgroup_names)
+	model/container cli/options cli/option_table cli/help cli/listen host/cgroupfs model/cgroup_names \
+	replay/replay model/models model/models_intel model/models_amd model/decode model/decoder \
+	model/expr model/counts output/table output/toplev_csv)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 
@@ -218,7 +220,7 @@ $(FUZZ_OUTPUT)/user/%.o: user/%.c $(USER_HDRS) include/tdtrace.h
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_OUTPUT)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
-	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJS) -o $@
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB_OBJS) -ljansson -lm -o $@
 
 fuzz: $(FUZZERS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARTIFACTS=$(FUZZ_OUTPUT)/artifacts fuzz/run.sh $(FUZZERS)

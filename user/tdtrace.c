@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,15 +31,6 @@
 
 static bool verbose;
 static struct ticker tk;
-
-/*
- * Before main, as soon as tdtrace's own code runs: a stop signal during
- * start-up waits for the first sleep instead of killing a half-set-up run.
- */
-__attribute__((constructor)) static void hold_signals(void)
-{
-	ticker_hold_signals(&tk);
-}
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
@@ -123,8 +115,16 @@ int main(int argc, char **argv)
 	enum tick tick;
 	int ret = EXIT_FAIL, err;
 
-	if (argc > 1 && !strcmp(argv[1], "report"))
+	/* report: the default signals, but a closed stdout is a failed write, not SIGPIPE */
+	if (argc > 1 && !strcmp(argv[1], "report")) {
+		signal(SIGPIPE, SIG_IGN);
 		return replay_main(argc - 1, argv + 1, stdout, stderr);
+	}
+	/*
+	 * The tracer, before anything is opened: a stop signal during start-up
+	 * waits for the first sleep instead of killing a half-set-up run.
+	 */
+	ticker_hold_signals(&tk);
 	switch (options_parse(argc, argv, &o, stdout, stderr)) {
 	case OPTIONS_DONE:
 		return EXIT_OK;

@@ -222,6 +222,51 @@ static void test_sigterm_json_summary(void **state)
 }
 
 /*
+ * Stop signals that came blocked from the parent (a service manager, a
+ * shell) still stop the run: the sleep lets them in. COMMAND starts with
+ * no signal blocked, whatever tdtrace holds.
+ */
+static void test_inherited_blocked_signals(void **state)
+{
+	const char *args[] = { "--software", "-I", "200", NULL };
+	const char *cmd[] = {
+		"--software", "-d", "5", "--", "/bin/sh", "-c", "grep SigBlk /proc/self/status",
+		NULL
+	};
+	struct itest_proc *p;
+	sigset_t stops, old;
+	char *out, *err;
+	int code;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	p = start(args, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	itest_sleep_ms(300);
+	code = itest_signal_and_wait(p, SIGINT, STOP_MS);
+	err = itest_stderr(p);
+	print_message("started with SIGINT blocked: exit %d after SIGINT; stderr: %s", code,
+		      err ? err : "(none)");
+	if (code != 0)
+		fail_msg("exit %d after SIGINT, started with it blocked (want 0 within %d ms)",
+			 code, STOP_MS);
+	free(err);
+	itest_proc_release(p);
+
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	code = run(cmd, 0, &out, &err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	print_message("COMMAND's mask: %s(exit %d; stderr: %s)", out, code, err);
+	assert_int_equal(code, 0);
+	assert_non_null(strstr(out, "SigBlk:\t0000000000000000"));
+	free(out);
+	free(err);
+}
+
+/*
  * --self-stats: the summary says what each BPF program that ran cost, and
  * their sum. In every mode: --per-cgroup charges switches without td_switch
  * (td_cgroup_switch and td_idle), and its cost must be counted too.
@@ -665,6 +710,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hybrid_core_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_self_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_self_stats_per_cgroup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inherited_blocked_signals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_stop_while_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_reader_comes, setup, teardown),

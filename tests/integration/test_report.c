@@ -4,12 +4,15 @@
  * real model rows. Vectors for amdzen4, amdzen5 and sapphirerapids, worked
  * out by hand from perf's formula text (the same arithmetic as
  * tests/unit/test_models_amd.c and test_models.c, here through the whole
- * command: JSON in, counter set rebuilt, formulas, JSON out); a line
- * without a model, an unknown model and a torn line are refused with the
- * line number. Needs no root and no PMU.
+ * command: JSON in, counter set rebuilt, formulas, JSON out). Every line
+ * comes back or is refused with its line number: --software lines round
+ * trip, bad lines of every kind say what is wrong. Stop signals, a closed
+ * stdout and a full disk end it at once. Needs no root and no PMU (the
+ * round trip of a real --software recording needs root and BPF).
  */
 #include "itest.h"
 #include <math.h>
+#include <sys/stat.h>
 
 #define RUN_MS 5000
 
@@ -310,7 +313,44 @@ static void test_refused(void **state)
 		{ "\n{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"nolake\","
 		  "\"counts\":{}}\n",
 		  ":2: unknown model 'nolake'" },
-		{ "{\"schema\":2,\"type\":\"sys", ":1: not a JSON object" },
+		{ "{\"schema\":2,\"type\":\"sys", ":1: not one JSON object" },
+		/* Item 5: no counts, a type that is not a string, an unknown mode. */
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\"}\n",
+		  ":1: counts (none) is not an object" },
+		{ "{\"schema\":2,\"type\":7,\"mode\":\"topdown\",\"counts\":{}}\n",
+		  ":1: type 7 is not system, process, thread or cgroup" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"turbo\",\"counts\":{}}\n",
+		  ":1: mode \"turbo\" is not topdown or software" },
+		/* Item 6: trailing garbage, two records on one line. */
+		{ "{\"schema\":2,\"type\":\"system\",\"counts\":{}} garbage}{\n",
+		  ":1: not one JSON object: end of file expected" },
+		{ "{\"schema\":2}{\"schema\":2}\n",
+		  ":1: not one JSON object: end of file expected" },
+		/* Item 7: duplicate keys, counts as an array, schema as a string, another PMU. */
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"counts\":{\"ex_ret_ops\":1,\"ex_ret_ops\":2}}\n",
+		  ":1: not one JSON object: duplicate object key" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"counts\":[1,2]}\n",
+		  ":1: counts [1,2] is not an object" },
+		{ "{\"schema\":\"2\",\"type\":\"system\",\"counts\":{}}\n",
+		  ":1: schema \"2\", not 2" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\","
+		  "\"model\":\"sapphirerapids\",\"pmu\":\"cpu_atom\",\"counts\":{}}\n",
+		  ":1: model 'sapphirerapids' has no row for PMU 'cpu_atom'" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"software\",\"counts\":{}}\n",
+		  ":1: bad count for cpu-clock" },
+		/* Times and SMT that would decode to garbage or to the wrong formula. */
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"time_enabled_ns\":9,\"time_running_ns\":-5,\"counts\":{}}\n",
+		  ":1: time_running_ns -5 is not an integer >= 0" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"smt_on\":\"yes\",\"counts\":{}}\n",
+		  ":1: smt_on \"yes\" is not true or false" },
+		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
+		 */
+		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },
+		{ "{\"a\":\033[2J}\n", ":1: not one JSON object: invalid token near '\\x1b'" },
 	};
 	char *out, *err;
 
@@ -321,9 +361,314 @@ static void test_refused(void **state)
 			fail_msg("stderr '%s' (stdout '%s') does not say '%s'", err, out,
 				 bad[i][1]);
 		assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+		assert_null(strstr(err, "was not opened"));
+		assert_null(strchr(err, '\033'));
+		assert_string_equal(out, "");
 		free(out);
 		free(err);
 	}
+}
+
+/*
+ * Every line comes back or is refused, each refusal naming its line, and
+ * the exit code says a line was refused: good and bad lines mixed, a bad
+ * one first, a NUL byte in one (not a blank line).
+ */
+static void test_every_line_accounted(void **state)
+{
+	char text[4096], *out, *err, *p;
+	int refused = 0;
+
+	(void)state;
+	snprintf(text, sizeof(text), "{\"schema\":2,\"type\":\"system\"}\n%s\n%s%.*s%c%s",
+		 zen5_line, zen4_line, (int)strlen(zen5_line) - 1, zen5_line, '\0', "}\n");
+	{
+		/* The text holds a NUL: write it with its length. */
+		char path[] = "/tmp/tdtrace-report-XXXXXX";
+		const char *args[] = { "report", "--json", path, NULL };
+		size_t len = strlen(text) + 3;
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, len), (ssize_t)len);
+		close(fd);
+		itest_proc_release(&child);
+		assert_int_equal(itest_tdtrace_run(&child, 0, RUN_MS, args), 0);
+		unlink(path);
+		out = itest_stdout(&child);
+		err = itest_stderr(&child);
+		print_message("stdout:\n%sstderr:\n%s", out, err);
+		assert_int_equal(itest_exit_code(&child), 1);
+	}
+	/* Lines 2 and 4 decode; 1 (no counts) and 5 (a NUL byte) are refused, by number. */
+	assert_int_equal(itest_count_lines(out), 2);
+	assert_non_null(strstr(err, ":1: counts (none)"));
+	assert_non_null(strstr(err, ":5: a NUL byte at column"));
+	for (p = err; (p = strchr(p, '\n')); p++)
+		refused++;
+	assert_int_equal(refused, 2);
+	free(out);
+	free(err);
+}
+
+/*
+ * Never counted (enabled, running 0): slots null as the live output
+ * writes it, not 0; the table shows '-'.
+ */
+static void test_never_counted(void **state)
+{
+	char text[2048], *out, *err, *at;
+	json_t *o;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s", zen5_line);
+	at = strstr(text, "\"time_running_ns\":1000");
+	assert_non_null(at);
+	memcpy(at, "\"time_running_ns\":   0", strlen("\"time_running_ns\":1000"));
+	assert_int_equal(report(text, true, &out, &err), 0);
+	o = one_line(out);
+	if (!json_is_null(json_object_get(o, "slots")))
+		fail_msg("slots %s for a line never counted (want null)",
+			 json_dumps(json_object_get(o, "slots"), JSON_ENCODE_ANY));
+	assert_true(json_is_null(json_object_get(o, "frontend_bound")));
+	json_decref(o);
+	free(out);
+	free(err);
+}
+
+/* The table writes names as the live table does: control bytes as '?'. */
+static void test_table_control_bytes(void **state)
+{
+	const char *comm = "\"comm\":\"app\"", *at = strstr(zen4_line, comm);
+	char text[2048], *out, *err;
+
+	(void)state;
+	assert_non_null(at);
+	snprintf(text, sizeof(text), "%.*s\"comm\":\"a\\u001b[2Jb\\nc\"%s", (int)(at - zen4_line),
+		 zen4_line, at + strlen(comm));
+	assert_int_equal(report(text, false, &out, &err), 0);
+	print_message("%s", out);
+	if (strchr(out, '\033'))
+		fail_msg("an ESC byte reached the table");
+	assert_non_null(strstr(out, "process 42 a?[2Jb?c"));
+	free(out);
+	free(err);
+}
+
+/* Three --software lines as tdtrace writes them: a system, a process, a cgroup. */
+static const char software_lines[] =
+	"{\"schema\":2,\"type\":\"system\",\"phase\":\"interval\",\"interval\":1,"
+	"\"timestamp\":1795642011.1100743,\"elapsed_s\":1.001827096999932,"
+	"\"duration_s\":1.001827096999932,\"mode\":\"software\",\"cpus\":2,"
+	"\"untraced\":{\"cpu-clock\":0},\"slices\":273,\"time_enabled_ns\":2003575974,"
+	"\"time_running_ns\":2003575974,\"multiplexed\":false,\"scale\":1,"
+	"\"counts\":{\"cpu-clock\":2003575965},\"cpu_ns\":2003575965,\"cpu_pct\":199.992191}\n"
+	"{\"schema\":2,\"type\":\"process\",\"phase\":\"interval\",\"interval\":1,"
+	"\"mode\":\"software\",\"pid\":7,\"comm\":\"sh\",\"cgroup\":\"/a\",\"slices\":3,"
+	"\"time_enabled_ns\":0,\"time_running_ns\":0,\"multiplexed\":false,\"scale\":1,"
+	"\"counts\":{\"cpu-clock\":17800000},\"cpu_ns\":17800000,\"cpu_pct\":1.776}\n"
+	"{\"schema\":2,\"type\":\"cgroup\",\"phase\":\"summary\",\"interval\":1,"
+	"\"mode\":\"software\",\"cgroup_id\":9,\"cgroup\":\"/a\",\"slices\":3,"
+	"\"counts\":{\"cpu-clock\":17800000},\"cpu_ns\":17800000,\"cpu_pct\":null}\n";
+
+/* --json gives back each line of @in, in order, with the same keys and values. */
+static void assert_round_trip(const char *in, const char *out)
+{
+	int bad_in = 0, bad_out = 0;
+	json_t *a = itest_parse_jsonl(in, &bad_in), *b = itest_parse_jsonl(out, &bad_out);
+
+	assert_int_equal(bad_in + bad_out, 0);
+	if (json_array_size(a) != json_array_size(b) || !json_array_size(a))
+		fail_msg("%zu lines in, %zu lines out", json_array_size(a), json_array_size(b));
+	for (size_t i = 0; i < json_array_size(a); i++)
+		if (!json_equal(json_array_get(a, i), json_array_get(b, i)))
+			fail_msg("line %zu differs:\n%s\n%s", i + 1,
+				 json_dumps(json_array_get(a, i), 0),
+				 json_dumps(json_array_get(b, i), 0));
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Item 5: --software lines come back, line for line; the table has a row for each. */
+static void test_software_lines(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(report(software_lines, true, &out, &err), 0);
+	assert_string_equal(err, "");
+	assert_round_trip(software_lines, out);
+	free(out);
+	free(err);
+	assert_int_equal(report(software_lines, false, &out, &err), 0);
+	print_message("%s", out);
+	assert_non_null(strstr(out, "interval 1, software"));
+	assert_non_null(strstr(out, "summary 1, software"));
+	assert_non_null(strstr(out, "\nsystem "));
+	assert_non_null(strstr(out, "\nprocess 7 sh "));
+	assert_non_null(strstr(out, "\ncgroup /a "));
+	free(out);
+	free(err);
+}
+
+/* A real --software recording round trips (root and BPF; skips without). */
+static void test_software_recording(void **state)
+{
+	char dir[] = "/tmp/tdtrace-report-XXXXXX", path[64], *text, *out, *err;
+	const char *args[] = { "--software", "--json", "-d", "1", "-I", "500", "-o", path, NULL };
+	int ret;
+
+	(void)state;
+	itest_require_root();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.jsonl", dir);
+	itest_proc_release(&child);
+	ret = itest_tdtrace_run(&child, 0, 10000, args);
+	if (ret || itest_exit_code(&child)) {
+		char *e = itest_stderr(&child);
+
+		if (!ret && e && (strstr(e, "BPF") || strstr(e, "BTF")))
+			itest_skip("tdtrace --software cannot load BPF here: %s", e);
+		fail_msg("tdtrace --software: %d, exit %d: %s", ret, itest_exit_code(&child), e);
+	}
+	itest_proc_release(&child);
+	text = itest_read_file(path);
+	assert_non_null(text);
+	assert_int_equal(report(text, true, &out, &err), 0);
+	print_message("%d lines recorded, %d back\n", itest_count_lines(text),
+		      itest_count_lines(out));
+	assert_round_trip(text, out);
+	free(out);
+	free(err);
+	unlink(path);
+	rmdir(dir);
+	free(text);
+}
+
+/*
+ * Start "tdtrace report ARGS" reading a pipe that the test holds open
+ * (so it never ends), with the default signal dispositions and no
+ * blocked signal, whatever the test runner left.
+ */
+static void start_on_pipe(const char *const args[], int flags)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old[2];
+	sigset_t none, mask;
+	char *argv[16];
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, &mask);
+	sigaction(SIGINT, &dfl, &old[0]);
+	sigaction(SIGTERM, &dfl, &old[1]);
+	itest_proc_release(&child);
+	itest_tdtrace_argv(argv, 16, args);
+	assert_int_equal(itest_spawn(&child, argv, flags | ITEST_STDIN_PIPE), 0);
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
+/*
+ * Item 3: `sleep 30 | tdtrace report` stops on SIGINT and SIGTERM at
+ * once, as any filter does: killed by the signal (128 + its number, as
+ * shells report it).
+ */
+static void test_stop_signals(void **state)
+{
+	static const char *const args[] = { "report", NULL };
+	static const int sigs[] = { SIGINT, SIGTERM };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		long long t0;
+		int code;
+
+		start_on_pipe(args, 0);
+		/* One line in, so that it is reading, not starting. */
+		assert_int_equal(write(child.in_pipe, zen5_line, strlen(zen5_line)),
+				 (ssize_t)strlen(zen5_line));
+		itest_sleep_ms(200);
+		t0 = itest_now_ms();
+		code = itest_signal_and_wait(&child, sigs[i], 2000);
+		print_message("%s: exit %d after %lld ms\n", strsignal(sigs[i]), code,
+			      itest_now_ms() - t0);
+		if (code != 128 + sigs[i])
+			fail_msg("tdtrace report on a pipe: exit %d %lld ms after %s (want %d)",
+				 code, itest_now_ms() - t0, strsignal(sigs[i]), 128 + sigs[i]);
+		itest_proc_release(&child);
+	}
+}
+
+/*
+ * Item 3: the reader goes away (`tdtrace report --json | head -1`): it
+ * stops at once, though its input never ends: exit 0, nothing said; or 1
+ * if a line was refused before.
+ */
+static void test_reader_goes_away(void **state)
+{
+	static const char *const args[] = { "report", "--json", NULL };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	(void)state;
+	sigaction(SIGPIPE, &ign, &old); /* the test's own writes to it, once it left */
+	for (int refused = 0; refused < 2; refused++) {
+		long long t0;
+		char *err;
+		int code;
+
+		start_on_pipe(args, ITEST_STDOUT_PIPE);
+		close(child.out_pipe);
+		child.out_pipe = -1;
+		t0 = itest_now_ms();
+		if (refused)
+			assert_int_equal(write(child.in_pipe, "{}\n", 3), 3);
+		/* Far more than a pipe's or stdio's buffer, while it runs. */
+		for (int i = 0; i < 2000 && !itest_poll_exit(&child); i++)
+			if (write(child.in_pipe, zen4_line, strlen(zen4_line)) < 0)
+				break;
+		code = itest_wait(&child, 3000) ? -1 : itest_exit_code(&child);
+		err = itest_stderr(&child);
+		print_message("exit %d %lld ms after the reader left; stderr: %s\n", code,
+			      itest_now_ms() - t0, err ? err : "(none)");
+		if (code != refused)
+			fail_msg("exit %d after stdout's reader left (want %d within 3 s)", code,
+				 refused);
+		assert_int_equal(itest_count_lines(err ? err : ""), refused);
+		free(err);
+		itest_proc_release(&child);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+}
+
+/* Item 3: output that cannot be written (> /dev/full): exit 1, one line that says why. */
+static void test_full_disk(void **state)
+{
+	char path[] = "/tmp/tdtrace-report-XXXXXX", cmd[256];
+	const char *modes[] = { "--json", "" };
+	int fd = mkstemp(path);
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		itest_skip("no /dev/full here: %s\n", strerror(errno));
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, zen4_line, strlen(zen4_line)), (ssize_t)strlen(zen4_line));
+	close(fd);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char *argv[] = { "/bin/sh", "-c", cmd, NULL }, *err;
+
+		snprintf(cmd, sizeof(cmd), "exec %s report %s %s >/dev/full", itest_tdtrace_path(),
+			 modes[i], path);
+		itest_proc_release(&child);
+		assert_int_equal(itest_run(&child, argv, 0, RUN_MS), 0);
+		err = itest_stderr(&child);
+		print_message("report %s > /dev/full: exit %d: %s", modes[i],
+			      itest_exit_code(&child), err);
+		assert_int_equal(itest_exit_code(&child), 1);
+		assert_non_null(strstr(err, "failed to write the output: No space left on device"));
+		assert_int_equal(itest_count_lines(err), 1);
+		free(err);
+	}
+	unlink(path);
 }
 
 int main(void)
@@ -334,6 +679,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_line_accounted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_control_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_software_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_software_recording, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_signals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_disk, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,11 @@ void ticker_hold_signals(struct ticker *tk)
 	sigaddset(&blocked, SIGHUP);
 	sigaddset(&blocked, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &blocked, &tk->unblocked);
+	/* The sleep lets them in even if tdtrace was started with them blocked. */
+	sigdelset(&tk->unblocked, SIGINT);
+	sigdelset(&tk->unblocked, SIGTERM);
+	sigdelset(&tk->unblocked, SIGHUP);
+	sigdelset(&tk->unblocked, SIGCHLD);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: stop with a summary */

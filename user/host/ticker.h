@@ -30,10 +30,11 @@ enum tick {
 };
 
 /*
- * First thing in main: handle SIGINT, SIGTERM, SIGHUP (stop with a
- * summary) and SIGCHLD (COMMAND ended), ignore SIGPIPE, and hold them
- * blocked except while sleeping. A stop during start-up takes effect at
- * the first sleep.
+ * First thing in main once the tracer is chosen: handle SIGINT, SIGTERM,
+ * SIGHUP (stop with a summary) and SIGCHLD (COMMAND ended), ignore
+ * SIGPIPE, and hold them blocked except while sleeping, even if they came
+ * blocked from the parent. A stop during start-up takes effect at the
+ * first sleep.
  */
 void ticker_hold_signals(struct ticker *tk);
 

@@ -15,13 +15,10 @@ static const char *const l2_heads[TD_NR_L2] = {
 };
 
 /*
- * Names come from tasks and directory names: any byte. Print only
- * printable ASCII so that nothing reaches the terminal as a control
- * sequence and columns stay aligned; everything else becomes '?'. At most
- * @max bytes of @s, padded with spaces to @width; written straight out, so
- * that a long cgroup path, printed last, is never cut.
+ * Written straight out, so that a long cgroup path, printed last, is
+ * never cut.
  */
-static void put_safe(FILE *f, const char *s, size_t max, size_t width)
+void table_put_safe(FILE *f, const char *s, size_t max, size_t width)
 {
 	size_t i;
 
@@ -104,7 +101,7 @@ static void print_header(FILE *f, const struct report *r)
 			(unsigned long long)r->totals->cgroup_drops);
 	for (int i = 0; i < r->nr_removed; i++) {
 		fputs("  [cgroup ", f);
-		put_safe(f, r->removed[i], (size_t)-1, 0);
+		table_put_safe(f, r->removed[i], (size_t)-1, 0);
 		fputs(" removed]", f);
 	}
 	if (r->totals->follow_drops)
@@ -224,10 +221,10 @@ static bool print_tasks(FILE *f, const struct report *r, unsigned int top)
 		else
 			fprintf(f, "%8u", t->key.id);
 		fputc(' ', f);
-		put_safe(f, t->val.comm, TD_COMM_LEN, 16);
+		table_put_safe(f, t->val.comm, TD_COMM_LEN, 16);
 		flagged |= print_metrics(f, r, row);
 		fputs("  ", f);
-		put_safe(f, row->cgroup ? row->cgroup : "?", (size_t)-1, 0);
+		table_put_safe(f, row->cgroup ? row->cgroup : "?", (size_t)-1, 0);
 		fprintf(f, "%s\n", (t->val.flags & TD_TASK_EXITED) ? "  (exited)" : "");
 	}
 	return flagged;
@@ -258,7 +255,7 @@ static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 		}
 		flagged |= print_metrics(f, r, row);
 		fputs("  ", f);
-		put_safe(f, name, row->label ? sizeof(row->label->label) : (size_t)-1, 0);
+		table_put_safe(f, name, row->label ? sizeof(row->label->label) : (size_t)-1, 0);
 		fputc('\n', f);
 	}
 	return flagged;

@@ -6,11 +6,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "cli/options.h"
 #include "model/decode.h"
 #include "model/models.h"
+#include "output/table.h"
 #include "output/toplev_csv.h"
 #include "replay/replay.h"
 
@@ -19,9 +22,13 @@ struct replay {
 	bool json;
 	bool toplev; /* --format=toplev-csv: the system lines' nodes, for toplev's plots */
 	const char *file;
+	char *shown; /* @file as an error line may show it */
 	long line;
-	long last_interval; /* table: a heading when the interval changes */
+	/* table: a heading when the interval, the phase or the model changes */
+	long last_interval;
 	const char *last_phase;
+	const struct pmu_model *last_model;
+	int last_level;
 };
 
 static long long integer(json_t *o, const char *key)
@@ -29,6 +36,36 @@ static long long integer(json_t *o, const char *key)
 	json_t *v = json_object_get(o, key);
 
 	return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+/* One line refused: a one-line error naming the file and the line. */
+__attribute__((format(printf, 2, 3))) static int refuse(struct replay *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(r->err, "tdtrace report: %s:%ld: ", r->shown, r->line);
+	va_start(ap, fmt);
+	vfprintf(r->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->err);
+	return -EINVAL;
+}
+
+/* @s as an error line may show it, copied to @buf (options_shown has one buffer). */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", options_shown(s, (size_t)-1));
+	return buf;
+}
+
+/* A JSON value as an error line may show it: "2", [1], null. */
+static const char *shown_json(json_t *v, char *buf, size_t size)
+{
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+
+	shown(text ? text : "(none)", buf, size);
+	free(text);
+	return buf;
 }
 
 /*
@@ -47,18 +84,14 @@ static int recorded_set(const struct pmu_model *m, json_t *counts, struct counte
 
 		if (!v)
 			continue;
-		if (!json_is_integer(v) || json_integer_value(v) < 0) {
-			fprintf(r->err, "tdtrace report: %s:%ld: bad count for %s\n", r->file,
-				r->line, m->events[i].name);
-			return -EINVAL;
-		}
-		if (set->nr == TD_MAX_COUNTERS) {
-			fprintf(r->err,
-				"tdtrace report: %s:%ld: more than %d counts of model %s: this "
-				"tdtrace counts fewer events per CPU\n",
-				r->file, r->line, TD_MAX_COUNTERS, m->name);
-			return -EINVAL;
-		}
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return refuse(r, "bad count for %s: not an integer >= 0",
+				      m->events[i].name);
+		if (set->nr == TD_MAX_COUNTERS)
+			return refuse(r,
+				      "more than %d counts of model %s: this tdtrace counts fewer "
+				      "events per CPU",
+				      TD_MAX_COUNTERS, m->name);
 		c->count[set->nr] = json_integer_value(v);
 		set->name[set->nr] = m->events[i].name;
 		set->event[set->nr++] = i;
@@ -85,17 +118,31 @@ static void identity(json_t *o, const char *type, char *buf, size_t size)
 		snprintf(buf, size, "%s %s", type, name ? name : "?");
 }
 
+/*
+ * A heading when the interval, the phase or the model changes (@set NULL:
+ * a --software line).
+ */
 static void table_heading(struct replay *r, json_t *o, const struct counter_set *set,
 			  const struct td_decoding *d)
 {
 	long interval = (long)integer(o, "interval");
 	const char *phase = json_string_value(json_object_get(o, "phase"));
+	const struct pmu_model *model = set ? set->model : NULL;
 
-	if (interval == r->last_interval && phase && r->last_phase && !strcmp(phase, r->last_phase))
+	phase = phase && !strcmp(phase, "summary") ? "summary" : "interval";
+	if (interval == r->last_interval && r->last_phase && !strcmp(phase, r->last_phase) &&
+	    model == r->last_model && (!set || set->level == r->last_level))
 		return;
 	r->last_interval = interval;
-	r->last_phase = phase && !strcmp(phase, "summary") ? "summary" : "interval";
-	fprintf(r->out, "\n%s %ld, model %s, level %d\n%-40s %12s", r->last_phase, interval,
+	r->last_phase = phase;
+	r->last_model = model;
+	r->last_level = set ? set->level : 0;
+	if (!set) {
+		fprintf(r->out, "\n%s %ld, software (cpu-clock)\n%-40s %12s %8s\n", phase, interval,
+			"ENTITY", "CPU_MS", "CPU%");
+		return;
+	}
+	fprintf(r->out, "\n%s %ld, model %s, level %d\n%-40s %12s", phase, interval,
 		set->model->name, set->level, "ENTITY", "SLOTS");
 	for (int i = 0; i < TD_NR_L1; i++)
 		if (d->l1[i] >= 0)
@@ -114,43 +161,115 @@ static void pct(FILE *f, double v)
 		fprintf(f, " %8.2f", 100 * v);
 }
 
-/* One recorded line: decode it and write it. -EINVAL said on r->err. */
-static int replay_line(struct replay *r, json_t *o)
+/* The row's name, as the live table writes names: control bytes as '?'. */
+static void table_entity(struct replay *r, json_t *o, const char *type)
 {
-	json_t *counts = json_object_get(o, "counts");
-	const char *mode = json_string_value(json_object_get(o, "mode"));
-	const char *model = json_string_value(json_object_get(o, "model"));
-	const char *type = json_string_value(json_object_get(o, "type"));
+	char who[128];
+
+	identity(o, type, who, sizeof(who));
+	table_put_safe(r->out, who, 40, 40);
+}
+
+/* The line again, as it came, with what was decoded set in it. */
+static void json_line(struct replay *r, json_t *o)
+{
+	json_dumpf(o, r->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', r->out);
+}
+
+/*
+ * A --software line: CPU time, nothing to decode. Its cpu-clock count is
+ * checked; the line comes back as it is, or as a table row.
+ */
+static int software_line(struct replay *r, json_t *o, json_t *counts, const char *type)
+{
+	json_t *v = json_object_get(counts, "cpu-clock");
+	json_t *ns = json_object_get(o, "cpu_ns"), *share = json_object_get(o, "cpu_pct");
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return refuse(r, "bad count for cpu-clock: not an integer >= 0");
+	if (r->toplev)
+		return 0; /* no TopDown nodes */
+	if (r->json) {
+		json_line(r, o);
+		return 0;
+	}
+	table_heading(r, o, NULL, NULL);
+	table_entity(r, o, type);
+	if (json_is_number(ns))
+		fprintf(r->out, " %12.1f", json_number_value(ns) / 1e6);
+	else
+		fprintf(r->out, " %12s", "-");
+	if (json_is_number(share))
+		fprintf(r->out, " %8.2f\n", json_number_value(share));
+	else
+		fprintf(r->out, " %8s\n", "-");
+	return 0;
+}
+
+/* The model row that counted the line: by its name and, if given, its PMU. */
+static const struct pmu_model *line_model(struct replay *r, json_t *o)
+{
+	json_t *name = json_object_get(o, "model"), *pmu = json_object_get(o, "pmu");
 	const struct pmu_model *m;
+	char a[128], b[128];
+
+	if (!json_is_string(name)) {
+		refuse(r, "model %s is not a model's name", shown_json(name, a, sizeof(a)));
+		return NULL;
+	}
+	if (pmu && !json_is_string(pmu)) {
+		refuse(r, "pmu %s is not a PMU's name", shown_json(pmu, a, sizeof(a)));
+		return NULL;
+	}
+	m = model_by_name(json_string_value(name), json_string_value(pmu));
+	if (m)
+		return m;
+	if (model_by_name(json_string_value(name), NULL))
+		refuse(r, "model '%s' has no row for PMU '%s'",
+		       shown(json_string_value(name), a, sizeof(a)),
+		       shown(json_string_value(pmu), b, sizeof(b)));
+	else
+		refuse(r, "unknown model '%s'", shown(json_string_value(name), a, sizeof(a)));
+	return NULL;
+}
+
+/* @key of @o, if there, a count of nanoseconds: *ns (0 if absent), or -EINVAL (said). */
+static int time_ns(struct replay *r, json_t *o, const char *key, __u64 *ns)
+{
+	json_t *v = json_object_get(o, key);
+	char buf[128];
+
+	*ns = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return refuse(r, "%s %s is not an integer >= 0", key,
+			      shown_json(v, buf, sizeof(buf)));
+	*ns = json_integer_value(v);
+	return 0;
+}
+
+/* A TopDown line: its counts through its model's formulas. */
+static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char *type)
+{
+	const struct pmu_model *m = line_model(r, o);
 	struct counter_set set;
 	struct td_decoding d;
 	struct td_metrics met;
 	struct td_counts c = {};
-	char err[256], who[128];
+	json_t *smt = json_object_get(o, "smt_on");
+	char err[256];
 
-	if (integer(o, "schema") != 2) {
-		fprintf(r->err,
-			"tdtrace report: %s:%ld: schema %lld, not 2: only lines of this tdtrace "
-			"name their model\n",
-			r->file, r->line, integer(o, "schema"));
+	if (!m || recorded_set(m, counts, &set, &c, r) ||
+	    time_ns(r, o, "time_enabled_ns", &c.enabled_ns[0]) ||
+	    time_ns(r, o, "time_running_ns", &c.running_ns[0]))
 		return -EINVAL;
-	}
-	if (!counts || !type || (mode && strcmp(mode, "topdown")))
-		return 0; /* software lines and lines without counts have nothing to decode */
-	if (!model || !(m = model_by_name(model, json_string_value(json_object_get(o, "pmu"))))) {
-		fprintf(r->err, "tdtrace report: %s:%ld: unknown model '%s'\n", r->file, r->line,
-			model ? options_shown(model, (size_t)-1) : "(none)");
-		return -EINVAL;
-	}
-	if (recorded_set(m, counts, &set, &c, r))
-		return -EINVAL;
-	c.enabled_ns[0] = integer(o, "time_enabled_ns");
-	c.running_ns[0] = integer(o, "time_running_ns");
-	if (td_decoding_init(&d, &set, json_is_true(json_object_get(o, "smt_on")), err,
-			     sizeof(err))) {
-		fprintf(r->err, "tdtrace report: %s:%ld: %s\n", r->file, r->line, err);
-		return -EINVAL;
-	}
+	if (smt && !json_is_boolean(smt))
+		return refuse(r, "smt_on %s is not true or false",
+			      shown_json(smt, err, sizeof(err)));
+	if (td_decoding_init(&d, &set, json_is_true(smt), err, sizeof(err)))
+		return refuse(r, "%s", err);
 	td_decode(&d, &c, &met);
 	if (r->toplev) {
 		const char *phase = json_string_value(json_object_get(o, "phase"));
@@ -162,7 +281,9 @@ static int replay_line(struct replay *r, json_t *o)
 		return 0;
 	}
 	if (r->json) {
-		json_object_set_new(o, "slots", json_real(met.slots));
+		/* As the live output: null where the counters never ran. */
+		json_object_set_new(o, "slots",
+				    met.never_counted ? json_null() : json_real(met.slots));
 		for (int i = 0; i < m->nr_metrics; i++) {
 			const struct model_metric *mm = &m->metrics[i];
 
@@ -173,13 +294,15 @@ static int replay_line(struct replay *r, json_t *o)
 						    ? json_real(100 * met.value[i])
 						    : json_null());
 		}
-		json_dumpf(o, r->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		fputc('\n', r->out);
+		json_line(r, o);
 		return 0;
 	}
 	table_heading(r, o, &set, &d);
-	identity(o, type, who, sizeof(who));
-	fprintf(r->out, "%-40.40s %12.0f", who, met.slots);
+	table_entity(r, o, type);
+	if (met.never_counted)
+		fprintf(r->out, " %12s", "-");
+	else
+		fprintf(r->out, " %12.0f", met.slots);
 	for (int i = 0; i < TD_NR_L1; i++)
 		if (d.l1[i] >= 0)
 			pct(r->out, met.valid ? met.l1[i] : NAN);
@@ -190,10 +313,72 @@ static int replay_line(struct replay *r, json_t *o)
 	return 0;
 }
 
+static bool one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(s, *set))
+			return true;
+	return false;
+}
+
+/*
+ * One recorded line: checked, decoded and written. Every line either
+ * comes back or is refused with -EINVAL, said on r->err.
+ */
+static int replay_line(struct replay *r, json_t *o)
+{
+	static const char *const types[] = { "system", "process", "thread", "cgroup", NULL };
+	json_t *schema = json_object_get(o, "schema"), *counts = json_object_get(o, "counts");
+	json_t *type = json_object_get(o, "type"), *mode = json_object_get(o, "mode");
+	char buf[128];
+
+	if (!json_is_integer(schema) || json_integer_value(schema) != 2)
+		return refuse(r, "schema %s, not 2: only lines of this tdtrace name their model",
+			      shown_json(schema, buf, sizeof(buf)));
+	if (!json_is_string(type) || !one_of(json_string_value(type), types))
+		return refuse(r, "type %s is not system, process, thread or cgroup",
+			      shown_json(type, buf, sizeof(buf)));
+	if (!json_is_object(counts))
+		return refuse(r, "counts %s is not an object of counts by event name",
+			      shown_json(counts, buf, sizeof(buf)));
+	if (json_is_string(mode) && !strcmp(json_string_value(mode), "topdown"))
+		return topdown_line(r, o, counts, json_string_value(type));
+	if (json_is_string(mode) && !strcmp(json_string_value(mode), "software"))
+		return software_line(r, o, counts, json_string_value(type));
+	return refuse(r, "mode %s is not topdown or software", shown_json(mode, buf, sizeof(buf)));
+}
+
 static int usage(FILE *err, const char *what)
 {
 	fprintf(err, "tdtrace report: %s (usage: tdtrace report [--json] [FILE])\n", what);
 	return EXIT_USAGE;
+}
+
+/*
+ * One line of input (@len bytes, NULs too): blank, or exactly one JSON
+ * object, whose keys appear once each. Returns 0 or -EINVAL (said).
+ */
+static int read_line(struct replay *r, const char *buf, size_t len)
+{
+	json_error_t jerr;
+	char text[256];
+	json_t *o;
+	int err;
+
+	if (len && buf[len - 1] == '\n')
+		len--; /* not part of the line: jansson would quote it in its error */
+	if (strspn(buf, " \t\r\n") >= len)
+		return 0;
+	if (memchr(buf, '\0', len))
+		return refuse(r, "a NUL byte at column %zu: not JSON text",
+			      (size_t)((const char *)memchr(buf, '\0', len) - buf) + 1);
+	o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o)
+		return refuse(r, "not one JSON object: %s at column %d",
+			      shown(jerr.text, text, sizeof(text)), jerr.column);
+	err = json_is_object(o) ? replay_line(r, o) : refuse(r, "not a JSON object");
+	json_decref(o);
+	return err;
 }
 
 int replay_main(int argc, char **argv, FILE *out, FILE *err)
@@ -201,8 +386,9 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 	struct replay r = { .out = out, .err = err, .file = "-", .last_interval = -1 };
 	char *buf = NULL;
 	size_t size = 0;
+	ssize_t len;
 	FILE *in = stdin;
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, werr = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
@@ -225,42 +411,44 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 		else
 			r.file = argv[i];
 	}
+	r.shown = strdup(options_shown(r.file, (size_t)-1));
+	if (!r.shown)
+		return EXIT_FAIL;
 	if (strcmp(r.file, "-")) {
 		in = fopen(r.file, "r");
 		if (!in) {
-			fprintf(err, "tdtrace report: failed to open %s: %s\n",
-				options_shown(r.file, (size_t)-1), strerror(errno));
+			fprintf(err, "tdtrace report: failed to open %s: %s\n", r.shown,
+				strerror(errno));
+			free(r.shown);
 			return EXIT_FAIL;
 		}
 	}
 	if (r.toplev)
 		toplev_header(out);
-	while (getline(&buf, &size, in) > 0) {
-		json_error_t jerr;
-		json_t *o;
-
+	/* Every line: it comes back, or it is refused and the exit code says so. */
+	while ((len = getline(&buf, &size, in)) > 0) {
 		r.line++;
-		if (buf[strspn(buf, " \t\r\n")] == '\0')
-			continue;
-		o = json_loads(buf, JSON_DISABLE_EOF_CHECK, &jerr);
-		if (!json_is_object(o)) {
-			fprintf(err, "tdtrace report: %s:%ld: not a JSON object: %s\n", r.file,
-				r.line, jerr.text);
-			json_decref(o);
+		errno = 0;
+		if (read_line(&r, buf, (size_t)len))
 			ret = EXIT_FAIL;
+		if (ferror(out)) { /* the reader left, or the disk is full: stop now */
+			werr = errno ? errno : EIO;
 			break;
 		}
-		if (replay_line(&r, o))
-			ret = EXIT_FAIL;
-		json_decref(o);
-		if (ret)
-			break;
 	}
 	if (ferror(in)) {
-		fprintf(err, "tdtrace report: failed to read %s: %s\n", r.file, strerror(errno));
+		fprintf(err, "tdtrace report: failed to read %s: %s\n", r.shown, strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	if (!werr && fflush(out))
+		werr = errno ? errno : EIO;
+	/* EPIPE: `tdtrace report | head` is fine, as for the live output. */
+	if (werr && werr != EPIPE) {
+		fprintf(err, "tdtrace report: failed to write the output: %s\n", strerror(werr));
 		ret = EXIT_FAIL;
 	}
 	free(buf);
+	free(r.shown);
 	if (in != stdin)
 		fclose(in);
 	return ret;
