@@ -17,6 +17,7 @@
 #include <time.h>
 #include <bpf/libbpf.h>
 #include "cli/options.h"
+#include "host/cgroupfs.h"
 #include "exporter/http.h"
 #include "host/machine.h"
 #include "host/targets.h"
@@ -82,15 +83,28 @@ static int start_exporter(const struct options *o, struct exporter **ex)
 	return 0;
 }
 
+/*
+ * collect: the counts charged since the last read, and the names of the
+ * cgroups they were charged to, read now (a cgroup may be gone by the
+ * time they are printed). Decoding and output only look names up.
+ */
+static int collect(struct tracer *tr, struct tally *tl, struct machine *m)
+{
+	if (tracer_collect(tr, tl))
+		return -1;
+	cgroup_names_cover(&m->names, &tl->delta);
+	return 0;
+}
+
 /* Stop the programs, charge the slices still running, read once more, print the whole run. */
-static int summary(const struct options *o, struct tracer *tr, struct tally *tl,
+static int summary(const struct options *o, struct tracer *tr, struct tally *tl, struct machine *m,
 		   struct renderer *rd, unsigned int printed)
 {
 	struct report rep;
 	int err;
 
 	tracer_detach(tr);
-	if (tracer_collect(tr, tl))
+	if (collect(tr, tl, m))
 		return -1;
 	rep = measured(printed, ticker_elapsed(&tk), ticker_elapsed(&tk), tr, o);
 	rep.summary = true;
@@ -177,7 +191,7 @@ int main(int argc, char **argv)
 		tracer_retarget(&tr, &t);
 		if (tick == TICK_HOTPLUG)
 			continue;
-		if (tracer_collect(&tr, &tl))
+		if (collect(&tr, &tl, &m))
 			goto cleanup;
 		rep = measured(++printed, 0, 0, &tr, &o);
 		rep.duration_s = ticker_read(&tk, &rep.elapsed_s, &done);
@@ -194,7 +208,7 @@ int main(int argc, char **argv)
 	ticker_reap(&tk, &t);
 
 	/* summary: the whole run */
-	if (summary(&o, &tr, &tl, &rd, printed))
+	if (summary(&o, &tr, &tl, &m, &rd, printed))
 		goto cleanup;
 	ret = o.command ? tk.command_status : EXIT_OK;
 	finished = true;

@@ -18,12 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
 #include "host/cgroupfs.h"
+#include "model/entries.h"
 
 #define MOUNTINFO "tests/fixtures/mountinfo/"
 
@@ -443,6 +446,97 @@ static void test_names_mount_trailing_slash(void **state)
 	cgroup_names_free(n);
 }
 
+/*
+ * Deeper than the 32 directories nftw kept open: each level is listed and
+ * closed before the walk goes down, and every level is named.
+ */
+static void test_names_deep(void **state)
+{
+	struct tree *t = *state;
+	struct cgroup_names *n = &t->n;
+	char rel[PATH_MAX] = "d", want[PATH_MAX];
+	__u64 deepest = 0;
+	struct rlimit old, low;
+	int fds_open = 0, err;
+
+	for (int i = 0; i < 100; i++) {
+		deepest = tree_mkdir(t, rel);
+		strcat(rel, "/d");
+	}
+	rel[strlen(rel) - 2] = '\0';
+	snprintf(want, sizeof(want), "/%s", rel);
+	assert_int_equal(cgroup_names_init(n, t->root), 0);
+	/* The walk holds one directory at a time: a low fd limit still reads it all. */
+	for (int fd = 0; fd < 1024; fd++)
+		fds_open += fcntl(fd, F_GETFD) != -1;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = fds_open + 4;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	err = cgroup_names_refresh(n);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(err, 0);
+	assert_int_equal(n->nr, 101);
+	n->refresh_budget = 0;
+	assert_name(n, deepest, want);
+	cgroup_names_free(n);
+}
+
+/* A symbolic link to a directory is no cgroup: not followed, not named. */
+static void test_names_symlink(void **state)
+{
+	struct tree *t = *state;
+	struct cgroup_names *n = &t->n;
+	char link[PATH_MAX], target[PATH_MAX];
+
+	tree_mkdir(t, "a");
+	tree_mkdir(t, "a/b");
+	snprintf(target, sizeof(target), "%s/a", t->root);
+	snprintf(link, sizeof(link), "%s/link", t->root);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(cgroup_names_init(n, t->root), 0);
+	assert_int_equal(cgroup_names_refresh(n), 0);
+	assert_int_equal(n->nr, 3); /* "/", "/a", "/a/b" */
+	for (size_t i = 0; i < n->nr; i++)
+		assert_null(strstr(n->v[i].path, "link"));
+	cgroup_names_free(n);
+}
+
+/*
+ * The collect stage covers an interval's entries: every cgroup they name
+ * is read with one walk, the idle pseudo cgroup is not looked for, and
+ * entries whose cgroups are all known cost no walk.
+ */
+static void test_names_cover_entries(void **state)
+{
+	struct tree *t = *state;
+	struct cgroup_names *n = &t->n;
+	struct entry v[4] = {};
+	struct entry_set s = { .v = v, .nr = 4 };
+	__u64 a = tree_mkdir(t, "a"), b = tree_mkdir(t, "a/b");
+
+	v[0].key.cgroup_id = TD_IDLE_CGROUP_ID;
+	v[1].key = (struct td_key){ .id = 7, .cgroup_id = a };
+	v[2].key = (struct td_key){ .id = 7, .cgroup_id = b };
+	v[3].key = (struct td_key){ .id = 8, .cgroup_id = b };
+	assert_int_equal(cgroup_names_init(n, t->root), 0);
+	cgroup_names_cover(n, &s);
+	assert_int_equal(n->refresh_budget, 0); /* one walk */
+	assert_string_equal(cgroup_names_lookup(n, a), "/a");
+	assert_string_equal(cgroup_names_lookup(n, b), "/a/b");
+
+	/* All known: the budget is not touched. */
+	cgroup_names_cover(n, &s);
+	assert_int_equal(n->refresh_budget, 1);
+
+	/* A new cgroup in the next interval: read at the next cover. */
+	v[3].key.cgroup_id = tree_mkdir(t, "c");
+	cgroup_names_cover(n, &s);
+	assert_int_equal(n->refresh_budget, 0);
+	assert_string_equal(cgroup_names_lookup(n, v[3].key.cgroup_id), "/c");
+	cgroup_names_free(n);
+}
+
 static void test_names_free(void **state)
 {
 	struct tree *t = *state;
@@ -490,9 +584,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_unknown, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_no_mount, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_mount_gone, tree_setup, tree_teardown),
-		cmocka_unit_test_setup_teardown(test_names_mount_missing, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_names_mount_missing, tree_setup,
+						tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_many, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_mount_trailing_slash, tree_setup,
+						tree_teardown),
+		cmocka_unit_test_setup_teardown(test_names_deep, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_names_symlink, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_names_cover_entries, tree_setup,
 						tree_teardown),
 		cmocka_unit_test_setup_teardown(test_names_free, tree_setup, tree_teardown),
 	};

@@ -2,14 +2,15 @@
 /* cgroup v2 mount discovery and cgroup id -> path names. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "model/array.h"
 #include "host/cgroupfs.h"
-#include "model/snapshot.h"
+#include "model/entries.h"
 
 /*
  * mountinfo escapes space, tab, newline and backslash as \ooo. The kernel
@@ -82,47 +83,122 @@ static struct cgroup_name *lookup(struct cgroup_names *n, size_t nr, __u64 id)
 	return nr ? bsearch(&key, n->v, nr, sizeof(*n->v), cmp_id) : NULL;
 }
 
-/* nftw has no user argument: the walk fills this one table at a time. */
-static struct cgroup_names *walking;
-static size_t mount_len, walk_sorted;
+/*
+ * One re-read of the tree into @n: its own walk rather than nftw, which
+ * has no user argument and would need file-level state. Directories
+ * only, never through a symbolic link or into another file system, one
+ * directory open at a time however deep the tree (each level's names are
+ * listed, then the directory is closed before going down).
+ */
+struct walk {
+	struct cgroup_names *n;
+	size_t sorted;	  /* n->v[0..sorted) is sorted: the ids known before the walk */
+	size_t mount_len; /* path + mount_len is the name relative to the mount */
+	dev_t dev;	  /* the mount's file system */
+	char path[PATH_MAX];
+};
 
-static int visit(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
+/* @w->path is a cgroup directory with @st: add it, if its id is new. */
+static int add_dir(struct walk *w, const struct stat *st)
 {
-	struct cgroup_names *n = walking;
-	const char *rel = fpath + mount_len;
+	struct cgroup_names *n = w->n;
+	const char *rel = w->path + w->mount_len;
 	struct cgroup_name *e;
 
-	if (type != FTW_D)
-		return 0;
 	/* Known ids keep their first name; new ones are appended, sorted after the walk. */
-	if (lookup(n, walk_sorted, sb->st_ino))
+	if (lookup(n, w->sorted, st->st_ino))
 		return 0;
 	if (array_reserve((void **)&n->v, &n->cap, n->nr + 1, sizeof(*n->v)))
-		return -1;
+		return -ENOMEM;
 	e = &n->v[n->nr];
-	e->id = sb->st_ino;
+	e->id = st->st_ino;
 	e->path = strdup(*rel ? rel : "/");
 	if (!e->path)
-		return -1;
+		return -ENOMEM;
 	n->nr++;
 	return 0;
 }
 
+/* The names in directory @path, NUL-separated in one buffer; NULL if it cannot be read. */
+static char *list_dir(const char *path, size_t *len)
+{
+	size_t cap = 0;
+	char *names = NULL;
+	struct dirent *d;
+	DIR *dir = opendir(path);
+
+	*len = 0;
+	if (!dir)
+		return NULL;
+	while ((d = readdir(dir))) {
+		size_t l = strlen(d->d_name) + 1;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN))
+			continue;
+		if (array_reserve((void **)&names, &cap, *len + l, 1))
+			break;
+		memcpy(names + *len, d->d_name, l);
+		*len += l;
+	}
+	closedir(dir);
+	return names ? names : strdup("");
+}
+
+/*
+ * Below @w->path (a directory already added): a directory that cannot be
+ * read, or goes away during the walk, is passed over, as nftw would.
+ */
+static int walk_below(struct walk *w)
+{
+	size_t base = strlen(w->path), len;
+	char *names = list_dir(w->path, &len);
+	int err = 0;
+
+	for (size_t off = 0; names && off < len && !err; off += strlen(names + off) + 1) {
+		struct stat st;
+
+		if (base + 1 + strlen(names + off) >= sizeof(w->path))
+			continue;
+		sprintf(w->path + base, "/%s", names + off);
+		if (lstat(w->path, &st) || !S_ISDIR(st.st_mode) || st.st_dev != w->dev)
+			continue;
+		err = add_dir(w, &st);
+		if (!err)
+			err = walk_below(w);
+	}
+	w->path[base] = '\0';
+	free(names);
+	return err;
+}
+
 int cgroup_names_refresh(struct cgroup_names *n)
 {
+	struct walk *w;
+	struct stat st;
 	int err;
 
 	if (!n->mount)
 		return -ENOENT;
-	walking = n;
-	mount_len = strlen(n->mount);
-	walk_sorted = n->nr;
-	err = nftw(n->mount, visit, 32, FTW_PHYS | FTW_MOUNT);
-	/* No names yet (the mount is missing) leaves v NULL, which qsort does not take. */
+	if (lstat(n->mount, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*w = (struct walk){
+		.n = n, .sorted = n->nr, .mount_len = strlen(n->mount), .dev = st.st_dev
+	};
+	snprintf(w->path, sizeof(w->path), "%s", n->mount);
+	err = add_dir(w, &st);
+	if (!err)
+		err = walk_below(w);
+	/* No names yet leaves v NULL, which qsort does not take. */
 	if (n->nr)
 		qsort(n->v, n->nr, sizeof(*n->v), cmp_id);
-	walking = NULL;
-	return err ? -errno : 0;
+	free(w);
+	return err;
 }
 
 const char *cgroup_names_find(struct cgroup_names *n, __u64 id)
@@ -138,14 +214,19 @@ const char *cgroup_names_find(struct cgroup_names *n, __u64 id)
 	return path;
 }
 
-void cgroup_names_cover(struct cgroup_names *n, const struct snapshot *s)
+void cgroup_names_cover(struct cgroup_names *n, const struct entry_set *s)
 {
-	/* At most one re-read of the tree per report, for cgroups new since the last. */
+	__u64 last = TD_IDLE_CGROUP_ID;
+
+	/* At most one re-read of the tree per read of the counts, for cgroups new since the last.
+	 */
 	n->refresh_budget = 1;
-	for (size_t i = 0; i < s->nr_tasks; i++)
-		if (s->tasks[i].key.id)
-			cgroup_names_find(n, s->tasks[i].val.cgroup_id);
-	for (size_t i = 0; i < s->nr_cgroups; i++)
-		if (s->cgroups[i].id != TD_IDLE_CGROUP_ID)
-			cgroup_names_find(n, s->cgroups[i].id);
+	for (size_t i = 0; i < s->nr; i++) {
+		__u64 id = s->v[i].key.cgroup_id;
+
+		/* Entries of one process in one cgroup often follow each other. */
+		if (id != TD_IDLE_CGROUP_ID && id != last)
+			cgroup_names_find(n, id);
+		last = id;
+	}
 }

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #include "model/cgroup_names.h"
 
-struct snapshot;
+struct entry_set;
 
 /*
  * Find the cgroup2 mount in @mountinfo (normally /proc/self/mountinfo):
@@ -26,9 +26,11 @@ int cgroup_names_refresh(struct cgroup_names *n);
 const char *cgroup_names_find(struct cgroup_names *n, __u64 id);
 
 /*
- * Make sure every cgroup @s names is in @n: one re-read of the tree if
- * any is missing (a cgroup created since the last), none otherwise.
+ * Make sure every cgroup the entries of @s name is in @n: one re-read of
+ * the tree if any is missing (a cgroup created since the last), none
+ * otherwise. The collect stage runs it after each read, so that decoding
+ * and output only look names up.
  */
-void cgroup_names_cover(struct cgroup_names *n, const struct snapshot *s);
+void cgroup_names_cover(struct cgroup_names *n, const struct entry_set *s);
 
 #endif /* TD_CGROUPFS_H */

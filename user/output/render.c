@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One report: conservation, rows, names, decoding, then the chosen format. */
+/* One report: conservation, rows (named from the names the collect stage read), decoding, then the
+ * chosen format. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "host/cgroupfs.h"
 #include "output/json.h"
 #include "output/perf_csv.h"
 #include "output/perf_json.h"
@@ -13,8 +13,8 @@
 #include "output/table.h"
 
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		  const struct targets *t, struct output_file *out, struct cgroup_names *names,
-		  struct metrics_sink sink)
+		  const struct targets *t, struct output_file *out,
+		  const struct cgroup_names *names, struct metrics_sink sink)
 {
 	char err[256];
 
@@ -87,10 +87,8 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 	if (rd->nr_pmus > 1)
 		r->nr_cpus = rd->nr_cpus[k];
 	err = entries_view(s, k, !r->cfg->per_cgroup, &rd->view);
-	if (!err) {
-		cgroup_names_cover(rd->names, &rd->view);
+	if (!err)
 		err = report_build(r, &rd->view, rd->names);
-	}
 	switch (err ? -1 : (int)rd->format) {
 	case FORMAT_TABLE:
 		output_table(rd->out->f, r, rd->top);
@@ -197,10 +195,8 @@ int render_metrics(struct renderer *rd, struct report *r, const struct entry_set
 		if (rd->nr_pmus > 1)
 			reports[k].nr_cpus = rd->nr_cpus[k];
 		err = entries_view(total, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
-		if (!err) {
-			cgroup_names_cover(rd->names, &rd->metrics_view[k]);
+		if (!err)
 			err = report_build(&reports[k], &rd->metrics_view[k], rd->names);
-		}
 		if (!err) {
 			ptrs[k] = &reports[k];
 			built++;

@@ -40,10 +40,10 @@ struct renderer {
 	bool json;
 	unsigned int top;
 	struct output_file *out;
-	struct cgroup_names *names;
-	const struct targets *targets; /* -c cgroups that went away are said in each report */
-	struct snapshot view;	       /* reused from one report to the next */
-	bool print;		       /* tables or JSON lines (not with --listen alone) */
+	const struct cgroup_names *names; /* read by the collect stage: only looked up here */
+	const struct targets *targets;	  /* -c cgroups that went away are said in each report */
+	struct snapshot view;		  /* reused from one report to the next */
+	bool print;			  /* tables or JSON lines (not with --listen alone) */
 	enum output_format format;
 	const char *csv_sep; /* perf-csv */
 	bool toplev_header;  /* toplev-csv on the output: the header is written */
@@ -64,8 +64,8 @@ struct renderer {
  * or toplev-csv's -o DIR/ or PREFIX cannot be used.
  */
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
-		  const struct targets *t, struct output_file *out, struct cgroup_names *names,
-		  struct metrics_sink sink);
+		  const struct targets *t, struct output_file *out,
+		  const struct cgroup_names *names, struct metrics_sink sink);
 
 /*
  * Build @r's rows from @s and write them, a report per core PMU. @r holds
