@@ -260,6 +260,16 @@ bad directory_file 1 'failed to open .*: Is a directory' "$tmp/x.png" "$tmp" -o 
 bad unreadable_file 1 'failed to read /proc/self/mem: Input/output error' "$tmp/x.png" \
 	/proc/self/mem -o "$tmp/x.png"
 
+# Standard input closed: Python has no sys.stdin at all.
+"$PLOT" -o "$tmp/x.png" <&- 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = \
+	"tdtrace-plot: failed to read standard input: Bad file descriptor" ]; then
+	ok closed_stdin
+else
+	fail closed_stdin "exit status $rc, want 1; stderr: $(cat "$tmp/err")"
+fi
+
 # OUT a directory, or a device that is full.
 mkdir "$tmp/dir.png"
 run output_directory 1 "$SW" -o "$tmp/dir.png" &&
