@@ -157,7 +157,8 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot, make
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
 # counts them as binaries.
-TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
+TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
+	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
 	tests/hw/test_hwcheck.sh
 
 test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload

@@ -4,7 +4,11 @@
 # tools/tdtrace-plot on recorded lines: it writes a valid PNG and SVG of the
 # documented size, with the panels the lines call for, and fails on bad
 # input with the documented exit status (its --help: 0 written, 1 input or
-# output, 2 command line, 3 no matplotlib).
+# output, 2 command line, 3 no matplotlib): one line naming FILE:LINE for a
+# malformed line, never a traceback. Names from the recording are drawn as
+# written (no math text). tests/tools/test_plot_memory.py checks the memory
+# it takes on a large recording, test_plot_reader.py its reader on a corpus
+# of malformed lines.
 #
 # Fixtures (tests/fixtures/plot/README.md): software-run.jsonl, recorded by
 # tdtrace --software on a development VM; synthetic-topdown.jsonl, made-up
@@ -42,7 +46,7 @@ ok() {
 }
 
 fail() {
-	echo "[  FAILED  ] $1: $2"
+	printf '[  FAILED  ] %s: %s\n' "$1" "$2"
 	failed="$failed $1"
 }
 
@@ -88,8 +92,9 @@ EOF
 }
 
 # run NAME WANT_STATUS ARGS...: tdtrace-plot's exit status must be WANT_STATUS
-# and, when it is not 0, stderr one line starting "tdtrace-plot: " (argparse's
-# own usage errors, status 2, print the usage first).
+# and, when it is not 0, stderr end in a line starting "tdtrace-plot: " (the
+# only line with status 1; argparse's own usage errors, status 2, print the
+# usage first).
 run() {
 	name=$1 want=$2
 	shift 2
@@ -101,6 +106,10 @@ run() {
 	fi
 	if [ "$want" != 0 ] && ! tail -n1 "$tmp/err" | grep -q '^tdtrace-plot: '; then
 		fail "$name" "no 'tdtrace-plot: ' message: $(cat "$tmp/err")"
+		return 1
+	fi
+	if [ "$want" = 1 ] && [ "$(wc -l <"$tmp/err")" != 1 ]; then
+		fail "$name" "not one line: $(cat "$tmp/err")"
 		return 1
 	fi
 	[ -s "$tmp/out" ] && { fail "$name" "wrote to stdout: $(cat "$tmp/out")"; return 1; }
@@ -160,6 +169,46 @@ if run svg_software 0 "$SW" -o "$tmp/sw.SVG"; then
 	fi
 fi
 
+# Names from the recording are plain text: "$...$" is not math (it once
+# gave a pyparsing traceback), a name starting with "_" is still in the
+# legend, and a control character or a lone surrogate does not break the
+# SVG's XML. A name the font lacks (CJK) gives no warning lines.
+# shellcheck disable=SC2016 # the $ are the point, not to be expanded
+sed -e 's/"pid":24528,"comm":"spin"/"pid":24528,"comm":"$\\\\frac{$y"/' \
+	-e 's/"pid":24546,"comm":"sched-pipe"/"pid":24546,"comm":"_hidden"/' \
+	-e 's/"pid":24545,"comm":"perf"/"pid":24545,"comm":"bad\\u0001ctl"/' \
+	-e 's/"pid":24593,"comm":"sched-pipe"/"pid":24593,"comm":"\\ud800lone"/' \
+	-e 's/"pid":24564,"comm":"perf"/"pid":24564,"comm":"\\u7f16\\u8bd1"/' \
+	"$SW" >"$tmp/names.jsonl"
+# shellcheck disable=SC2016
+if run plain_names 0 "$tmp/names.jsonl" -o "$tmp/names.svg" --by process --top 20; then
+	if ! svg_texts "$tmp/names.svg" >"$tmp/texts" 2>"$tmp/err2"; then
+		fail plain_names "not an SVG: $(cat "$tmp/err2")"
+	elif ! grep -qxF '$\frac{$y [24528]' "$tmp/texts" ||
+		! grep -qxF '_hidden [24546]' "$tmp/texts" ||
+		! grep -qxF "$(printf 'bad\357\277\275ctl [24545]')" "$tmp/texts"; then
+		fail plain_names "a name not drawn as written: $(grep '\[245' "$tmp/texts" | tr '\n' ' ')"
+	elif [ "$(wc -l <"$tmp/err")" != 1 ]; then
+		fail plain_names "more than the summary on stderr: $(cat "$tmp/err")"
+	else
+		ok plain_names
+	fi
+fi
+
+# The same in a panel title: a cgroup's path with a formula in it.
+# shellcheck disable=SC2016
+sed 's|/system.slice/db.service|/$x^2$/db.service|g' "$TD" >"$tmp/cgnames.jsonl"
+# shellcheck disable=SC2016
+if run plain_titles 0 "$tmp/cgnames.jsonl" -o "$tmp/cgnames.svg" --top 2; then
+	if ! svg_texts "$tmp/cgnames.svg" >"$tmp/texts" 2>"$tmp/err2"; then
+		fail plain_titles "not an SVG: $(cat "$tmp/err2")"
+	elif ! grep -qxF '/$x^2$/db.service: Level 2' "$tmp/texts"; then
+		fail plain_titles "no '/\$x^2\$/db.service: Level 2' title"
+	else
+		ok plain_titles
+	fi
+fi
+
 # Bad input: the documented status, a one-line message that says what
 # went wrong, and no picture.
 # bad NAME STATUS MESSAGE OUT ARGS...: tdtrace-plot ARGS exits STATUS, says
@@ -180,7 +229,7 @@ bad() {
 bad missing_file 1 'failed to open .*nonexistent.jsonl' "$tmp/x.png" \
 	"$tmp/nonexistent.jsonl" -o "$tmp/x.png"
 
-printf 'not json\n\n{"schema":1,"type":"system","phase":"interval"}\n' >"$tmp/bad.jsonl"
+printf '\n{"schema":1,"type":"system","phase":"interval"}\n' >"$tmp/bad.jsonl"
 bad no_usable_lines 1 'no tdtrace --json interval lines of schema 2 (found schema' \
 	"$tmp/x.png" "$tmp/bad.jsonl" -o "$tmp/x.png"
 
@@ -199,6 +248,78 @@ bad bad_by 2 "invalid choice: 'pid'" "$tmp/x.png" "$SW" -o "$tmp/x.png" --by pid
 # A directory that does not exist (root may write anywhere else).
 bad unwritable_output 1 'failed to write .*nodir/x.png' "$tmp/nodir/x.png" \
 	"$SW" -o "$tmp/nodir/x.png"
+
+# Only the summary lines at the end: nothing to plot.
+grep -v '"phase":"interval"' "$SW" >"$tmp/summary.jsonl"
+bad only_summary 1 'no tdtrace --json interval lines' "$tmp/x.png" "$tmp/summary.jsonl" \
+	-o "$tmp/x.png"
+
+# A FILE that cannot be read: a directory, and reading fails (the reading
+# process's own /proc/self/mem at offset 0 gives EIO; root may read any file).
+bad directory_file 1 'failed to open .*: Is a directory' "$tmp/x.png" "$tmp" -o "$tmp/x.png"
+bad unreadable_file 1 'failed to read /proc/self/mem: Input/output error' "$tmp/x.png" \
+	/proc/self/mem -o "$tmp/x.png"
+
+# Standard input closed: Python has no sys.stdin at all.
+"$PLOT" -o "$tmp/x.png" <&- 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = \
+	"tdtrace-plot: failed to read standard input: Bad file descriptor" ]; then
+	ok closed_stdin
+else
+	fail closed_stdin "exit status $rc, want 1; stderr: $(cat "$tmp/err")"
+fi
+
+# OUT a directory, or a device that is full.
+mkdir "$tmp/dir.png"
+run output_directory 1 "$SW" -o "$tmp/dir.png" &&
+	if grep -q 'failed to write .*dir.png: Is a directory' "$tmp/err"; then
+		ok output_directory
+	else
+		fail output_directory "stderr: $(cat "$tmp/err")"
+	fi
+ln -s /dev/full "$tmp/full.svg"
+run output_full 1 "$SW" -o "$tmp/full.svg" &&
+	if grep -q 'failed to write .*full.svg: No space left on device' "$tmp/err"; then
+		ok output_full
+	else
+		fail output_full "stderr: $(cat "$tmp/err")"
+	fi
+
+# Malformed lines: exit 1 and one line, "tdtrace-plot: FILE:LINE: what",
+# never a traceback, and no picture. Each case is the software run with
+# line LINE changed by a sed command (of FROM, if given).
+# malformed NAME LINE MESSAGE SED_COMMAND [FROM]
+malformed() {
+	sed "$2$4" "${5:-$SW}" >"$tmp/$1.jsonl"
+	bad "$1" 1 "^tdtrace-plot: $tmp/$1.jsonl:$2: $3" "$tmp/x.png" "$tmp/$1.jsonl" -o "$tmp/x.png"
+}
+
+deep=$(printf '%10000s' '' | tr ' ' '[')
+malformed malformed_nested 3 'not JSON: nested too deep' "s/^.*/$deep/"
+malformed malformed_infinity 1 'not JSON: Infinity is not a JSON number' \
+	's/"elapsed_s":[0-9.]*/"elapsed_s":Infinity/'
+malformed malformed_nan 5 'not JSON: NaN is not a JSON number' 's/"cpu_pct":[0-9.]*/"cpu_pct":NaN/'
+digits=$(printf '%400s' '' | tr ' ' 9)
+malformed malformed_bigint 4 'cpu_ns is out of range' "s/\"cpu_ns\":[0-9]*/\"cpu_ns\":$digits/"
+malformed malformed_bigfloat 4 'cpu_pct is out of range' 's/"cpu_pct":[0-9.]*/"cpu_pct":1e999/'
+malformed malformed_list_interval 6 'interval is a list, not an integer' \
+	's/"interval":\([0-9]*\)/"interval":[\1]/'
+malformed malformed_list_number 2 'cpu_pct is a list, not a number' \
+	's/"cpu_pct":\([0-9.]*\)/"cpu_pct":[\1]/'
+malformed malformed_object_comm 3 'comm is an object, not a string' 's/"comm":"[^"]*"/"comm":{}/'
+malformed malformed_range 7 'cpu_ns is out of range' 's/"cpu_ns":[0-9]*/"cpu_ns":-5/'
+malformed malformed_no_elapsed 8 'elapsed_s is missing' 's/"elapsed_s":[0-9.]*,//'
+malformed malformed_not_json 9 'not JSON: Expecting' 's/^{/{{/'
+malformed malformed_not_object 10 'a list, not a JSON object' 's/^.*$/[1, 2]/'
+# A line of 1.1 MB, past the 1 MiB tdtrace-plot reads of a line (too
+# long for a sed argument: written here, and sed leaves it as it is).
+{
+	sed -n 1,10p "$SW"
+	printf '"%s"\n' "$(head -c 1100000 /dev/zero | tr '\0' x)"
+	sed 1,11d "$SW"
+} >"$tmp/long.jsonl"
+malformed malformed_long_line 11 'line longer than 1048576 bytes' p "$tmp/long.jsonl"
 
 # The man page has every option --help has (they are written by hand).
 "$PLOT" --help >"$tmp/help"
