@@ -270,6 +270,32 @@ else
 	fail closed_stdin "exit status $rc, want 1; stderr: $(cat "$tmp/err")"
 fi
 
+# Ctrl-C while it waits for lines that never end: it stops at once, killed
+# by SIGINT as a shell expects (status 130), with nothing on stderr. Started
+# from python, whose child does not inherit a background job's ignored SIGINT.
+sig=$(/usr/bin/python3 - "$PLOT" "$tmp/x.png" <<'PYEOF'
+import os, signal, subprocess, sys, time
+w = subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE)
+p = subprocess.Popen([sys.argv[1], "-o", sys.argv[2]], stdin=w.stdout,
+                     stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+w.stdout.close()
+time.sleep(1.5)
+p.send_signal(signal.SIGINT)
+try:
+    p.wait(timeout=3)
+    print(p.returncode, len(p.stderr.read()))
+except subprocess.TimeoutExpired:
+    p.kill()
+    print("timeout", 0)
+w.kill()
+PYEOF
+)
+if [ "$sig" = "-2 0" ]; then
+	ok sigint
+else
+	fail sigint "after SIGINT: returncode and stderr bytes '$sig', want '-2 0'"
+fi
+
 # OUT a directory, or a device that is full.
 mkdir "$tmp/dir.png"
 run output_directory 1 "$SW" -o "$tmp/dir.png" &&
