@@ -29,6 +29,7 @@
 #include "output/render.h"
 #include "replay/replay.h"
 #include "tracer/tracer.h"
+#include "cli/say.h"
 
 static bool verbose;
 static struct ticker tk;
@@ -77,7 +78,7 @@ static int start_exporter(const struct options *o, struct exporter **ex)
 	if (!o->listen)
 		return 0;
 	if (exporter_start(o->listen, ex, why, sizeof(why))) {
-		fprintf(stderr, "tdtrace: %s\n", why);
+		say(stderr, "%s", why);
 		return -1;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli/help.h"
 #include "cli/option_table.h"
+#include "cli/say.h"
 
 #define MAX_ROWS 64
 #define VAL_BASE 0x100 /* getopt's val for row i without a short name: VAL_BASE + i */
@@ -86,32 +87,31 @@ static const struct option_row *row_of(int c)
 static bool consistent(const struct options *o, FILE *err)
 {
 	if (o->per_thread && o->per_cgroup) {
-		fprintf(err, "tdtrace: --per-thread and --per-cgroup conflict: choose one\n");
+		say(err, "--per-thread and --per-cgroup conflict: choose one");
 		return false;
 	}
 	if (o->containers && o->depth >= 0) {
-		fprintf(err, "tdtrace: --depth and --containers conflict: choose one\n");
+		say(err, "--depth and --containers conflict: choose one");
 		return false;
 	}
 	if (o->format == FORMAT_TOPLEV_CSV && o->software) {
-		fprintf(err,
-			"tdtrace: --format=toplev-csv needs TopDown counters, not --software\n");
+		say(err, "--format=toplev-csv needs TopDown counters, not --software");
 		return false;
 	}
 	if (o->format_conflict) {
-		fprintf(err, "tdtrace: -j, --format and -x name different formats: choose one\n");
+		say(err, "-j, --format and -x name different formats: choose one");
 		return false;
 	}
 	if (o->wait_cgroup && !o->nr_cgroups) {
-		fprintf(err, "tdtrace: --wait-cgroup needs -c\n");
+		say(err, "--wait-cgroup needs -c");
 		return false;
 	}
 	if (o->no_children && !o->nr_pids && !o->command) {
-		fprintf(err, "tdtrace: --no-children needs -p or a COMMAND\n");
+		say(err, "--no-children needs -p or a COMMAND");
 		return false;
 	}
 	if (o->command && o->nr_pids) {
-		fprintf(err, "tdtrace: -p and a COMMAND conflict: choose one\n");
+		say(err, "-p and a COMMAND conflict: choose one");
 		return false;
 	}
 	return true;
@@ -129,15 +129,14 @@ static void unknown(char **argv, int word, FILE *err)
 	if (!strncmp(argv[word], "--", 2)) {
 		const char *arg = argv[word];
 
-		fprintf(err,
-			"tdtrace: unknown option, or one that takes no value: '%s' (see tdtrace "
-			"--help)\n",
-			options_shown(arg, strcspn(arg, "=")));
+		say(err,
+		    "unknown option, or one that takes no value: '%s' (see tdtrace "
+		    "--help)",
+		    options_shown(arg, strcspn(arg, "=")));
 	} else {
 		char letter[2] = { (char)optopt };
 
-		fprintf(err, "tdtrace: unknown option '-%s' (see tdtrace --help)\n",
-			options_shown(letter, 1));
+		say(err, "unknown option '-%s' (see tdtrace --help)", options_shown(letter, 1));
 	}
 }
 
@@ -157,8 +156,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 		const struct option_row *r = row_of(c);
 
 		if (c == ':') {
-			fprintf(err, "tdtrace: option '%s' needs a value (see tdtrace --help)\n",
-				options_shown(argv[optind - 1], (size_t)-1));
+			say(err, "option '%s' needs a value (see tdtrace --help)",
+			    options_shown(argv[optind - 1], (size_t)-1));
 			return OPTIONS_BAD;
 		}
 		if (!r) {
@@ -167,7 +166,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 		}
 		/* One value per option, but for -c and -p: never a silent override. */
 		if (r->arg && !r->repeatable && seen[r - option_rows]) {
-			fprintf(err, "tdtrace: --%s given twice: give it once\n", r->name);
+			say(err, "--%s given twice: give it once", r->name);
 			return OPTIONS_BAD;
 		}
 		seen[r - option_rows] = true;
@@ -182,8 +181,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 			break;
 		}
 		if (r->parse(o, r->arg ? optarg : NULL)) {
-			fprintf(err, "tdtrace: invalid value '%s' for --%s: expected %s\n",
-				options_shown(optarg, (size_t)-1), r->name, r->expected);
+			say(err, "invalid value '%s' for --%s: expected %s",
+			    options_shown(optarg, (size_t)-1), r->name, r->expected);
 			return OPTIONS_BAD;
 		}
 		last_optarg = optarg;
@@ -196,12 +195,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o, FILE
 		o->command = &argv[optind];
 	} else if (ends_options) {
 		/* "tdtrace --" alone would trace everything, not the COMMAND meant. */
-		fprintf(err, "tdtrace: -- must be followed by a COMMAND to run\n");
+		say(err, "-- must be followed by a COMMAND to run");
 		return OPTIONS_BAD;
 	} else if (optind < argc) {
-		fprintf(err,
-			"tdtrace: unexpected argument '%s' (to trace a command, put it after --)\n",
-			options_shown(argv[optind], (size_t)-1));
+		say(err, "unexpected argument '%s' (to trace a command, put it after --)",
+		    options_shown(argv[optind], (size_t)-1));
 		return OPTIONS_BAD;
 	}
 	if (!consistent(o, err))

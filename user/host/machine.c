@@ -10,6 +10,7 @@
 #include "host/machine.h"
 #include "host/hotplug.h"
 #include "host/preflight.h"
+#include "cli/say.h"
 
 /* The first number after @key in the file @rel under @root, or 0. */
 static unsigned long long read_number(const char *root, const char *rel, const char *key)
@@ -60,7 +61,7 @@ int machine_discover(const struct options *o, struct machine *m)
 	m->online = calloc(PMU_MAX_CPUS, sizeof(*m->online));
 	m->changed = calloc(PMU_MAX_CPUS, sizeof(*m->changed));
 	if (!m->cpu || !m->online || !m->changed) {
-		fprintf(stderr, "tdtrace: out of memory\n");
+		say(stderr, "out of memory");
 		return -ENOMEM;
 	}
 	/* pmu_discover_all says what failed itself. */
@@ -68,7 +69,7 @@ int machine_discover(const struct options *o, struct machine *m)
 	if (err)
 		return err;
 	if (read_online_cpus(o->sysfs_root, m->online, PMU_MAX_CPUS) <= 0) {
-		fprintf(stderr, "tdtrace: failed to read the online CPUs from sysfs\n");
+		say(stderr, "failed to read the online CPUs from sysfs");
 		return -ENOENT;
 	}
 	read_size(o->sysfs_root, &m->size);
@@ -81,27 +82,25 @@ int machine_prepare(const struct options *o, struct machine *m)
 	int err;
 
 	if (!have_privileges()) {
-		fprintf(stderr,
-			"tdtrace: needs root, or CAP_BPF and CAP_PERFMON: run it with sudo\n");
+		say(stderr, "needs root, or CAP_BPF and CAP_PERFMON: run it with sudo");
 		return -EPERM;
 	}
 	err = check_btf(btf);
 	if (err) {
-		fprintf(stderr,
-			"tdtrace: no kernel BTF at %s: %s; needs a kernel with "
-			"CONFIG_DEBUG_INFO_BTF=y (5.12 or later), or --btf FILE\n",
-			options_shown(btf, (size_t)-1), check_btf_why(err));
+		say(stderr,
+		    "no kernel BTF at %s: %s; needs a kernel with "
+		    "CONFIG_DEBUG_INFO_BTF=y (5.12 or later), or --btf FILE",
+		    options_shown(btf, (size_t)-1), check_btf_why(err));
 		return err;
 	}
 	if (cgroup2_find_mount("/proc/self/mountinfo", m->mount, sizeof(m->mount))) {
 		if (!o->nr_cgroups)
-			fprintf(stderr,
-				"tdtrace: no cgroup v2 mounted: per-cgroup rows need cgroup "
-				"v2; process rows still work\n");
+			say(stderr, "no cgroup v2 mounted: per-cgroup rows need cgroup "
+				    "v2; process rows still work");
 		m->mount[0] = '\0';
 	}
 	if (cgroup_names_init(&m->names, m->mount[0] ? m->mount : NULL)) {
-		fprintf(stderr, "tdtrace: out of memory\n");
+		say(stderr, "out of memory");
 		return -ENOMEM;
 	}
 	/* Hotplug uevents, if this namespace gets them; else the online list each interval. */
@@ -140,19 +139,19 @@ int machine_reserve_files(unsigned long needed)
 	if (r.rlim_cur == RLIM_INFINITY)
 		return 0;
 	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < needed) {
-		fprintf(stderr,
-			"tdtrace: needs %lu open files (counters on every CPU, BPF maps), but "
-			"the hard limit is %llu: raise it (ulimit -Hn %lu as root, or "
-			"LimitNOFILE=%lu in a systemd unit)\n",
-			needed, (unsigned long long)r.rlim_max, needed, needed);
+		say(stderr,
+		    "needs %lu open files (counters on every CPU, BPF maps), but "
+		    "the hard limit is %llu: raise it (ulimit -Hn %lu as root, or "
+		    "LimitNOFILE=%lu in a systemd unit)",
+		    needed, (unsigned long long)r.rlim_max, needed, needed);
 		return -EMFILE;
 	}
 	r.rlim_cur = needed;
 	if (setrlimit(RLIMIT_NOFILE, &r)) {
 		int err = -errno;
 
-		fprintf(stderr, "tdtrace: failed to raise the open file limit to %lu: %s\n", needed,
-			strerror(-err));
+		say(stderr, "failed to raise the open file limit to %lu: %s", needed,
+		    strerror(-err));
 		return err;
 	}
 	return 0;
@@ -163,8 +162,7 @@ int machine_drop_privileges(void)
 	int err = drop_privileges();
 
 	if (err)
-		fprintf(stderr, "tdtrace: failed to drop capabilities it no longer needs: %s\n",
-			strerror(-err));
+		say(stderr, "failed to drop capabilities it no longer needs: %s", strerror(-err));
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include "host/pmu.h"
 #include "model/cpu_name.h"
+#include "cli/say.h"
 
 #define DEVICES_DIR  "sys/bus/event_source/devices"
 #define ONLINE_FILE  "sys/devices/system/cpu/online"
@@ -318,8 +319,7 @@ static int read_core_pmu(int pmufd, struct core_pmu *p, const bool *online, char
 		goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "tdtrace: failed to read %s/%s/%s: %s\n", devices, p->name, what,
-		strerror(-err));
+	say(stderr, "failed to read %s/%s/%s: %s", devices, p->name, what, strerror(-err));
 	return err;
 }
 
@@ -375,13 +375,13 @@ int pmu_discover_all(const char *root, struct cpu_pmus *out)
 	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
 		err = -errno;
-		fprintf(stderr, "tdtrace: failed to open %s: %s\n", root, strerror(-err));
+		say(stderr, "failed to open %s: %s", root, strerror(-err));
 		return err;
 	}
 	devfd = openat(rootfd, DEVICES_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (devfd < 0) {
 		err = -errno;
-		fprintf(stderr, "tdtrace: failed to open %s: %s\n", devices, strerror(-err));
+		say(stderr, "failed to open %s: %s", devices, strerror(-err));
 		goto cleanup;
 	}
 
@@ -392,7 +392,7 @@ int pmu_discover_all(const char *root, struct cpu_pmus *out)
 	buf = malloc(CPULIST_FILE);
 	online = calloc(PMU_MAX_CPUS, sizeof(*online));
 	if (!buf || !online) {
-		fprintf(stderr, "tdtrace: out of memory\n");
+		say(stderr, "out of memory");
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -401,7 +401,7 @@ int pmu_discover_all(const char *root, struct cpu_pmus *out)
 		n = pmu_parse_cpu_list(buf, online, PMU_MAX_CPUS);
 	if (n < 0) {
 		show_path(path, sizeof(path), root, ONLINE_FILE);
-		fprintf(stderr, "tdtrace: failed to read %s: %s\n", path, strerror(-n));
+		say(stderr, "failed to read %s: %s", path, strerror(-n));
 		err = n;
 		goto cleanup;
 	}
@@ -415,8 +415,8 @@ int pmu_discover_all(const char *root, struct cpu_pmus *out)
 			if (errno == ENOENT)
 				continue;
 			err = -errno;
-			fprintf(stderr, "tdtrace: failed to open %s/%s: %s\n", devices,
-				core_pmu_names[i], strerror(-err));
+			say(stderr, "failed to open %s/%s: %s", devices, core_pmu_names[i],
+			    strerror(-err));
 			goto cleanup;
 		}
 		strcpy(p->name, core_pmu_names[i]);

@@ -18,6 +18,7 @@
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include "host/targets.h"
+#include "cli/say.h"
 
 static bool under(const char *path, const char *dir)
 {
@@ -234,7 +235,7 @@ static int resolve_cgroups(const struct options *o, const char *mount, struct ta
 	char err[PATH_MAX + 256];
 
 	if (o->nr_cgroups && !mount[0]) {
-		fprintf(stderr, "tdtrace: -c needs cgroup v2, and none is mounted\n");
+		say(stderr, "-c needs cgroup v2, and none is mounted");
 		return -ENOENT;
 	}
 	t->wait = o->wait_cgroup;
@@ -246,15 +247,15 @@ static int resolve_cgroups(const struct options *o, const char *mount, struct ta
 			e = target_cgroup_later(mount, o->cgroups[i], &t->cgroups[i], err,
 						sizeof(err));
 		if (e) {
-			fprintf(stderr, "tdtrace: %s\n", err);
+			say(stderr, "%s", err);
 			return -ENOENT;
 		}
 		t->roots[i] = t->cgroups[i].rel;
 		if (!t->cgroups[i].id) {
 			t->removed[i] = true;
 			t->nr_removed++;
-			fprintf(stderr, "tdtrace: waiting for cgroup %s to be created\n",
-				options_shown(t->cgroups[i].rel, (size_t)-1));
+			say(stderr, "waiting for cgroup %s to be created",
+			    options_shown(t->cgroups[i].rel, (size_t)-1));
 		}
 	}
 	t->nr_cgroups = o->nr_cgroups;
@@ -266,7 +267,7 @@ static int resolve_pids(const struct options *o, struct targets *t)
 {
 	for (int i = 0; i < o->nr_pids; i++) {
 		if (target_pid(o->pids[i], &t->tgids[i])) {
-			fprintf(stderr, "tdtrace: no process with PID %d\n", (int)o->pids[i]);
+			say(stderr, "no process with PID %d", (int)o->pids[i]);
 			return -ESRCH;
 		}
 		t->pidfds[i] = syscall(SYS_pidfd_open, t->tgids[i], 0);
@@ -292,7 +293,7 @@ int targets_hold_command(const struct options *o, struct targets *t)
 	int err = o->command ? command_start(o->command, &t->cmd) : 0;
 
 	if (err)
-		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
+		say(stderr, "failed to set up targets: %s", strerror(-err));
 	return err;
 }
 
@@ -302,8 +303,8 @@ int targets_release_command(const struct options *o, struct targets *t)
 
 	if (!err)
 		return 0;
-	fprintf(stderr, "tdtrace: failed to run '%s': %s\n",
-		options_shown(o->command[0], (size_t)-1), strerror(-err));
+	say(stderr, "failed to run '%s': %s", options_shown(o->command[0], (size_t)-1),
+	    strerror(-err));
 	/* As shells, env, timeout and xargs say it: not found, or found but not runnable. */
 	return err == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }
@@ -326,8 +327,8 @@ bool targets_cgroups_gone(struct targets *t)
 			t->removed[i] = false;
 			t->nr_removed--;
 			t->changed = true;
-			fprintf(stderr, "tdtrace: cgroup %s was created: traced from now\n",
-				options_shown(c->rel, (size_t)-1));
+			say(stderr, "cgroup %s was created: traced from now",
+			    options_shown(c->rel, (size_t)-1));
 			continue;
 		}
 		if (t->removed[i])
@@ -338,8 +339,8 @@ bool targets_cgroups_gone(struct targets *t)
 			c->id = 0;
 			t->changed = true;
 		}
-		fprintf(stderr, "tdtrace: cgroup %s was removed: %s\n", options_shown(c->rel, (size_t)-1),
-			t->wait ? "waiting for it to be created again" : "nothing more to trace there");
+		say(stderr, "cgroup %s was removed: %s", options_shown(c->rel, (size_t)-1),
+		    t->wait ? "waiting for it to be created again" : "nothing more to trace there");
 	}
 	return !t->wait && t->nr_cgroups && t->nr_removed == t->nr_cgroups;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <sys/wait.h>
 #include "host/ticker.h"
+#include "cli/say.h"
 
 static volatile sig_atomic_t exiting, exiting_by_kill, child_exited;
 
@@ -154,11 +155,11 @@ enum tick ticker_wait(struct ticker *tk, struct targets *t)
 		if (exiting)
 			return TICK_STOP; /* interrupted: the summary covers the rest */
 		if (targets_all_exited(t)) {
-			fprintf(stderr, "tdtrace: every process given with -p has exited\n");
+			say(stderr, "every process given with -p has exited");
 			return TICK_STOP;
 		}
 		if (targets_cgroups_gone(t)) {
-			fprintf(stderr, "tdtrace: every cgroup given with -c was removed\n");
+			say(stderr, "every cgroup given with -c was removed");
 			return TICK_STOP;
 		}
 		if (tk->hotplug_ready) {

@@ -6,6 +6,7 @@
 #include "model/counts.h"
 #include "model/models.h"
 #include "model/plan.h"
+#include "cli/say.h"
 
 /* "cpu_atom CPUs 16-23" for a message. */
 static void named_cpus(const struct core_pmu *pmu, char *buf, size_t size)
@@ -84,8 +85,8 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 			counters_software(&pp->counters);
 		else if (counters_software_members(&pp->counters, o->test_members)) {
 			if (err)
-				fprintf(err, "tdtrace: invalid value '%s' for --test-members\n",
-					options_shown(o->test_members, (size_t)-1));
+				say(err, "invalid value '%s' for --test-members",
+				    options_shown(o->test_members, (size_t)-1));
 			return -EINVAL;
 		}
 		for (int c = 0; c < PMU_MAX_CPUS; c++)
@@ -99,16 +100,15 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 		snprintf(p->notes[p->nr_notes++], sizeof(p->notes[0]), "%s: %s", where,
 			 why[nr_why]);
 		if (err)
-			fprintf(err, "tdtrace: leaving out %s: %s\n", where, why[nr_why]);
+			say(err, "leaving out %s: %s", where, why[nr_why]);
 		nr_why++;
 	}
 	if (!p->nr_pmus && err) {
-		fprintf(err,
-			"tdtrace: no TopDown counters on this CPU (%s%s%s): %s; use --software for "
-			"CPU time per process and cgroup\n",
-			cpu->vendor[0] ? cpu->vendor : "unknown vendor",
-			cpu->model_name[0] ? ", " : "", cpu->model_name,
-			cpu->nr_pmus ? why[0] : cpu->why);
+		say(err,
+		    "no TopDown counters on this CPU (%s%s%s): %s; use --software for "
+		    "CPU time per process and cgroup",
+		    cpu->vendor[0] ? cpu->vendor : "unknown vendor", cpu->model_name[0] ? ", " : "",
+		    cpu->model_name, cpu->nr_pmus ? why[0] : cpu->why);
 	}
 	if (!p->nr_pmus)
 		return -ENODEV;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli/options.h"
 #include "output/file.h"
+#include "cli/say.h"
 
 /* Is a stop signal (held until the first sleep, see ticker_hold_signals) waiting? */
 static bool stop_pending(void)
@@ -37,9 +38,8 @@ static int open_nonblock(const char *path, int flags, mode_t mode)
 
 	while ((fd = open(path, flags | O_NONBLOCK, mode)) < 0 && errno == ENXIO) {
 		if (!said)
-			fprintf(stderr,
-				"tdtrace: waiting for a reader of FIFO %s (Ctrl-C to stop)\n",
-				options_shown(path, (size_t)-1));
+			say(stderr, "waiting for a reader of FIFO %s (Ctrl-C to stop)",
+			    options_shown(path, (size_t)-1));
 		said = true;
 		if (stop_pending())
 			return -EINTR;
@@ -90,11 +90,11 @@ int output_file_open(struct output_file *o, const char *path)
 	int err = open_path(o, path);
 
 	if (err == -EINTR)
-		fprintf(stderr, "tdtrace: stopped while waiting for a reader of FIFO %s\n",
-			options_shown(path, (size_t)-1));
+		say(stderr, "stopped while waiting for a reader of FIFO %s",
+		    options_shown(path, (size_t)-1));
 	else if (err)
-		fprintf(stderr, "tdtrace: failed to open output file %s: %s\n",
-			options_shown(path, (size_t)-1), strerror(-err));
+		say(stderr, "failed to open output file %s: %s", options_shown(path, (size_t)-1),
+		    strerror(-err));
 	return err;
 }
 
@@ -121,8 +121,8 @@ static void cut_back(struct output_file *o)
 {
 	__fpurge(o->f);
 	if (o->path && ftruncate(fileno(o->f), o->whole) && errno != EINVAL)
-		fprintf(stderr, "tdtrace: failed to cut %s back to whole lines: %s\n",
-			options_shown(o->path, (size_t)-1), strerror(errno));
+		say(stderr, "failed to cut %s back to whole lines: %s",
+		    options_shown(o->path, (size_t)-1), strerror(errno));
 }
 
 int output_file_end(struct output_file *o)

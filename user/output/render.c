@@ -11,6 +11,7 @@
 #include "output/perf_json.h"
 #include "output/render.h"
 #include "output/table.h"
+#include "cli/say.h"
 
 int renderer_init(struct renderer *rd, const struct options *o, const struct plan *p,
 		  const struct targets *t, struct output_file *out,
@@ -38,7 +39,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		int ret = toplev_split_init(&rd->toplev, o->toplev_split, err, sizeof(err));
 
 		if (ret) {
-			fprintf(stderr, "tdtrace: %s\n", err);
+			say(stderr, "%s", err);
 			return ret;
 		}
 		rd->split = true;
@@ -69,8 +70,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		if (cs->nr > rd->nr_counters)
 			rd->nr_counters = cs->nr;
 		if (td_decoding_init(&rd->decoding[k], cs, p->smt_on, err, sizeof(err))) {
-			fprintf(stderr, "tdtrace: failed to compile the model's formulas: %s\n",
-				err);
+			say(stderr, "failed to compile the model's formulas: %s", err);
 			return -EINVAL;
 		}
 	}
@@ -106,7 +106,7 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 		if (rd->split) {
 			err = toplev_split_write(&rd->toplev, r, rd->top, why, sizeof(why));
 			if (err) {
-				fprintf(stderr, "tdtrace: %s\n", why);
+				say(stderr, "%s", why);
 				rd->said = true;
 			}
 			break;
@@ -132,10 +132,10 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	/* Each interval must add up exactly (see struct td_val): say so if one does not. */
 	r->conserved = entries_conserved(s, rd->nr_counters, rd->times);
 	if (!r->conserved)
-		fprintf(stderr,
-			"tdtrace: %s %u: entries, overflow and untraced do not add up to the "
-			"per-CPU totals: counts may be missing\n",
-			r->summary ? "summary after interval" : "interval", r->interval);
+		say(stderr,
+		    "%s %u: entries, overflow and untraced do not add up to the "
+		    "per-CPU totals: counts may be missing",
+		    r->summary ? "summary after interval" : "interval", r->interval);
 	if (!rd->print)
 		return 0;
 	err = output_file_begin(rd->out);
@@ -147,7 +147,7 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	if (!err)
 		err = output_file_end(rd->out);
 	if (err && err != -EPIPE)
-		fprintf(stderr, "tdtrace: failed to write output: %s\n", strerror(-err));
+		say(stderr, "failed to write output: %s", strerror(-err));
 	return err;
 }
 
@@ -209,8 +209,7 @@ int render_metrics(struct renderer *rd, struct report *r, const struct entry_set
 	for (int k = 0; k < built; k++)
 		report_free(&reports[k]);
 	if (err)
-		fprintf(stderr, "tdtrace: failed to update the exporter's metrics: %s\n",
-			strerror(-err));
+		say(stderr, "failed to update the exporter's metrics: %s", strerror(-err));
 	return err;
 }
 

@@ -16,6 +16,7 @@
 #include "output/table.h"
 #include "output/toplev_csv.h"
 #include "replay/replay.h"
+#include "cli/say.h"
 
 struct replay {
 	FILE *out, *err;
@@ -41,13 +42,13 @@ static long long integer(json_t *o, const char *key)
 /* One line refused: a one-line error naming the file and the line. */
 __attribute__((format(printf, 2, 3))) static int refuse(struct replay *r, const char *fmt, ...)
 {
+	char why[1024];
 	va_list ap;
 
-	fprintf(r->err, "tdtrace report: %s:%ld: ", r->shown, r->line);
 	va_start(ap, fmt);
-	vfprintf(r->err, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	fputc('\n', r->err);
+	say_in(r->err, "report", "%s:%ld: %s", r->shown, r->line, why);
 	return -EINVAL;
 }
 
@@ -350,7 +351,7 @@ static int replay_line(struct replay *r, json_t *o)
 
 static int usage(FILE *err, const char *what)
 {
-	fprintf(err, "tdtrace report: %s (usage: tdtrace report [--json] [FILE])\n", what);
+	say_in(err, "report", "%s (usage: tdtrace report [--json] [FILE])", what);
 	return EXIT_USAGE;
 }
 
@@ -417,8 +418,7 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 	if (strcmp(r.file, "-")) {
 		in = fopen(r.file, "r");
 		if (!in) {
-			fprintf(err, "tdtrace report: failed to open %s: %s\n", r.shown,
-				strerror(errno));
+			say_in(err, "report", "failed to open %s: %s", r.shown, strerror(errno));
 			free(r.shown);
 			return EXIT_FAIL;
 		}
@@ -437,14 +437,14 @@ int replay_main(int argc, char **argv, FILE *out, FILE *err)
 		}
 	}
 	if (ferror(in)) {
-		fprintf(err, "tdtrace report: failed to read %s: %s\n", r.shown, strerror(errno));
+		say_in(err, "report", "failed to read %s: %s", r.shown, strerror(errno));
 		ret = EXIT_FAIL;
 	}
 	if (!werr && fflush(out))
 		werr = errno ? errno : EIO;
 	/* EPIPE: `tdtrace report | head` is fine, as for the live output. */
 	if (werr && werr != EPIPE) {
-		fprintf(err, "tdtrace report: failed to write the output: %s\n", strerror(werr));
+		say_in(err, "report", "failed to write the output: %s", strerror(werr));
 		ret = EXIT_FAIL;
 	}
 	free(buf);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "model/pmu_desc.h"
 #include "tracer/collect.h"
+#include "cli/say.h"
 
 int collector_init(struct collector *c, const struct collector_maps *m, unsigned int max_entries,
 		   bool *cpus, const signed char *pmu_of)
@@ -59,8 +60,7 @@ int run_on_cpus(int prog_fd, bool *cpus, int nr_cpus)
 		if (errno != ENXIO)
 			return -errno;
 		/* ENXIO: the CPU went offline. Its last slices are in; stop visiting it. */
-		fprintf(stderr, "tdtrace: CPU %d went offline: not counted until it returns\n",
-			cpu);
+		say(stderr, "CPU %d went offline: not counted until it returns", cpu);
 		cpus[cpu] = false;
 	}
 	return 0;

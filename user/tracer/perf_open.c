@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include "tracer/perf_open.h"
+#include "cli/say.h"
 
 static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
 {
@@ -150,8 +151,7 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 			snprintf(g->first_failure, sizeof(g->first_failure),
 				 "CPU %d: failed to open %s: %s", cpu, event, why(e));
 		}
-		fprintf(lines, "tdtrace: leaving out CPU %d: failed to open %s: %s\n", cpu, event,
-			why(e));
+		say(lines, "leaving out CPU %d: failed to open %s: %s", cpu, event, why(e));
 	}
 	fclose(lines);
 	if (!g->nr_open) {

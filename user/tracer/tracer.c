@@ -14,6 +14,7 @@
 #include "tdtrace.h" /* before the skeleton, whose .bss uses its types */
 #include "tdtrace.skel.h"
 #include "tracer/tracer.h"
+#include "cli/say.h"
 
 /* Put every open counter fd into td_counters, at the program's slot * nr_cpu_ids + cpu. */
 static int fill_counter_map(struct tdtrace *skel, const struct cpu_groups *g)
@@ -82,9 +83,7 @@ static int set_cpu_layouts(struct tracer *tr, const struct plan *p)
 		l = layout_of_set(&p->pmus[k].counters, k);
 		err = relayout(tr, cpu, &l);
 		if (err == -ENXIO) {
-			fprintf(stderr,
-				"tdtrace: CPU %d went offline: not counted until it returns\n",
-				cpu);
+			say(stderr, "CPU %d went offline: not counted until it returns", cpu);
 			tr->cpus[cpu] = false;
 			tr->pmu_of[cpu] = -1;
 		} else if (err) {
@@ -111,14 +110,14 @@ static int choose_member_reads(struct tracer *tr)
 		return err;
 	/* Equal, or behind by under 1% (counts still growing between the two reads). */
 	skel->bss->members_direct = c->reads && !c->behind && !c->ahead && !c->failed;
-	fprintf(stderr,
-		"tdtrace: %s (self-check: %llu of %llu member reads equal, %llu stale, %llu "
-		"ahead, %llu failed)\n",
-		skel->bss->members_direct ? "members read directly after one leader read"
-					  : "members read with one helper call each",
-		(unsigned long long)c->equal, (unsigned long long)c->reads,
-		(unsigned long long)c->behind, (unsigned long long)c->ahead,
-		(unsigned long long)c->failed);
+	say(stderr,
+	    "%s (self-check: %llu of %llu member reads equal, %llu stale, %llu "
+	    "ahead, %llu failed)",
+	    skel->bss->members_direct ? "members read directly after one leader read"
+				      : "members read with one helper call each",
+	    (unsigned long long)c->equal, (unsigned long long)c->reads,
+	    (unsigned long long)c->behind, (unsigned long long)c->ahead,
+	    (unsigned long long)c->failed);
 	return 0;
 }
 
@@ -202,14 +201,12 @@ static int load(struct tracer *tr, const struct options *o)
 	/* libbpf's own codes (4001 and up) mean nothing to strerror. */
 	libbpf_strerror(err, why, sizeof(why));
 	if (o->btf_path)
-		fprintf(stderr,
-			"tdtrace: failed to load BPF program with --btf %s: %s; is it this "
-			"kernel's BTF? (-v shows libbpf's log)\n",
-			options_shown(o->btf_path, (size_t)-1), why);
+		say(stderr,
+		    "failed to load BPF program with --btf %s: %s; is it this "
+		    "kernel's BTF? (-v shows libbpf's log)",
+		    options_shown(o->btf_path, (size_t)-1), why);
 	else
-		fprintf(stderr,
-			"tdtrace: failed to load BPF program: %s (-v shows the verifier log)\n",
-			why);
+		say(stderr, "failed to load BPF program: %s (-v shows the verifier log)", why);
 	return err;
 }
 
@@ -245,7 +242,7 @@ static int start_counting(struct tracer *tr, const struct plan *p)
 	if (!err && members)
 		err = choose_member_reads(tr);
 	if (err)
-		fprintf(stderr, "tdtrace: failed to set up counters: %s\n", strerror(-err));
+		say(stderr, "failed to set up counters: %s", strerror(-err));
 	return err;
 }
 
@@ -277,10 +274,9 @@ static int open_counters(struct tracer *tr, const struct plan *p)
 				snprintf(why, sizeof(why), "%s", tr->groups[k].first_failure);
 			}
 			if (p->nr_pmus > 1)
-				fprintf(stderr, "tdtrace: leaving out %s: %s\n", p->pmus[k].pmu,
-					tr->groups[k].first_failure[0]
-						? tr->groups[k].first_failure
-						: "none of its CPUs is present");
+				say(stderr, "leaving out %s: %s", p->pmus[k].pmu,
+				    tr->groups[k].first_failure[0] ? tr->groups[k].first_failure
+								   : "none of its CPUs is present");
 			continue;
 		}
 		for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++)
@@ -292,8 +288,7 @@ static int open_counters(struct tracer *tr, const struct plan *p)
 	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++)
 		if (tr->cpus[cpu])
 			return 0;
-	fprintf(stderr, "tdtrace: failed to open counters on any CPU: %s\n",
-		why[0] ? why : strerror(-first));
+	say(stderr, "failed to open counters on any CPU: %s", why[0] ? why : strerror(-first));
 	return first ? first : -ENODEV;
 }
 
@@ -316,7 +311,7 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 	tr->skel = tdtrace__open_opts(&open_opts);
 	if (!tr->skel) {
 		err = -errno;
-		fprintf(stderr, "tdtrace: failed to open BPF object: %s\n", strerror(-err));
+		say(stderr, "failed to open BPF object: %s", strerror(-err));
 		return err;
 	}
 	configure(tr, o, p, t);
@@ -327,7 +322,7 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 		return err;
 	err = start_collector(tr, p);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to set up map reading: %s\n", strerror(-err));
+		say(stderr, "failed to set up map reading: %s", strerror(-err));
 		return err;
 	}
 	for (int i = 0; i < t->nr_pids && !err; i++)
@@ -339,8 +334,7 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 		tr->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 		if (tr->stats_fd < 0) {
 			err = -errno;
-			fprintf(stderr, "tdtrace: failed to enable BPF run-time stats: %s\n",
-				strerror(-err));
+			say(stderr, "failed to enable BPF run-time stats: %s", strerror(-err));
 			return err;
 		}
 	}
@@ -356,7 +350,7 @@ int tracer_follow(struct tracer *tr, pid_t tgid)
 	if (tgid > 0 && bpf_map_update_elem(bpf_map__fd(tr->skel->maps.td_traced_tgids), &key,
 					    &start, BPF_ANY)) {
 		err = -errno;
-		fprintf(stderr, "tdtrace: failed to set up targets: %s\n", strerror(-err));
+		say(stderr, "failed to set up targets: %s", strerror(-err));
 	}
 	/* A task that asked before this was added asks again (see pid_traced). */
 	__atomic_fetch_add(&tr->skel->bss->pids_gen, 1, __ATOMIC_SEQ_CST);
@@ -390,35 +384,40 @@ int tracer_attach(struct tracer *tr, struct tally *tl)
 	if (!err && tr->on_cgroup_switch)
 		err = attach_cgroup_switches(tr);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to attach BPF programs: %s\n", strerror(-err));
+		say(stderr, "failed to attach BPF programs: %s", strerror(-err));
 		return err;
 	}
 	/* The baseline: what was charged before this moment is no interval's. */
 	err = collector_read(&tr->coll, &tl->delta);
 	if (err)
-		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+		say(stderr, "failed to read BPF maps: %s", strerror(-err));
 	return err;
 }
 
 void tracer_announce(const struct tracer *tr, const struct plan *p, bool per_thread)
 {
-	fputs("tdtrace: counting ", stderr);
+	char what[2048] = "";
+	size_t n = 0;
+
+	/* Built whole, then said as one line. */
+#define ADD(...) (n += snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0, __VA_ARGS__))
 	for (int k = 0; k < tr->nr_pmus; k++) {
 		const struct counter_set *cs = &p->pmus[k].counters;
 
 		if (!tr->groups[k].nr_open)
 			continue;
 		if (cs->software)
-			fprintf(stderr, "cpu-clock (--software)");
+			ADD("cpu-clock (--software)");
 		else
-			fprintf(stderr, "%sTopDown L%d (%s on %s)", k ? ", " : "", cs->level,
-				cs->model->name, p->pmus[k].pmu);
-		fprintf(stderr, " on %d CPUs", tr->groups[k].nr_open);
+			ADD("%sTopDown L%d (%s on %s)", k ? ", " : "", cs->level, cs->model->name,
+			    p->pmus[k].pmu);
+		ADD(" on %d CPUs", tr->groups[k].nr_open);
 		if (cs->left_out[0])
-			fprintf(stderr, " [left out: %s]", cs->left_out);
+			ADD(" [left out: %s]", cs->left_out);
 	}
-	fprintf(stderr, "%s%s; Ctrl-C to stop\n", per_thread ? " per thread" : "",
-		tr->on_cgroup_switch ? " at cgroup switches" : "");
+#undef ADD
+	say(stderr, "counting %s%s%s; Ctrl-C to stop", what, per_thread ? " per thread" : "",
+	    tr->on_cgroup_switch ? " at cgroup switches" : "");
 }
 
 /* @cpu is back: open its PMU's counters there again, then let the program read them. */
@@ -433,10 +432,10 @@ static void came_online(struct tracer *tr, const struct plan *p, int cpu)
 	if (k < 0)
 		k = p->pmu_of[cpu] >= 0 ? p->pmu_of[cpu] : p->nr_pmus == 1 ? 0 : -1;
 	if (k < 0 || !tr->groups[k].fd) {
-		fprintf(stderr,
-			"tdtrace: CPU %d came online: not counted, its core type is not known to "
-			"this run (start tdtrace again to count it)\n",
-			cpu);
+		say(stderr,
+		    "CPU %d came online: not counted, its core type is not known to "
+		    "this run (start tdtrace again to count it)",
+		    cpu);
 		tr->pmu_of[cpu] = -2; /* said: not again */
 		return;
 	}
@@ -458,14 +457,14 @@ static void came_online(struct tracer *tr, const struct plan *p, int cpu)
 		err = relayout(tr, cpu, &l);
 	}
 	if (err) {
-		fprintf(stderr, "tdtrace: CPU %d came online: not counted: %s\n", cpu,
-			why[0] ? why : strerror(-err));
+		say(stderr, "CPU %d came online: not counted: %s", cpu,
+		    why[0] ? why : strerror(-err));
 		tr->pmu_of[cpu] = -2;
 		return;
 	}
 	tr->cpus[cpu] = true;
 	tr->pmu_of[cpu] = k;
-	fprintf(stderr, "tdtrace: CPU %d came online: counted from now\n", cpu);
+	say(stderr, "CPU %d came online: counted from now", cpu);
 }
 
 void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
@@ -480,10 +479,10 @@ void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
 		if ((!online[cpu] || cycled) && tr->cpus[cpu]) {
 			tr->cpus[cpu] = false;
 			if (!cycled)
-				fprintf(stderr,
-					"tdtrace: CPU %d went offline: not counted until it "
-					"returns\n",
-					cpu);
+				say(stderr,
+				    "CPU %d went offline: not counted until it "
+				    "returns",
+				    cpu);
 			if (tr->pmu_of[cpu] >= 0)
 				cpu_groups_close_cpu(&tr->groups[tr->pmu_of[cpu]], cpu);
 		}
@@ -512,7 +511,7 @@ int tracer_collect(struct tracer *tr, struct tally *tl)
 	if (!err)
 		err = tally_step(tl);
 	if (err) {
-		fprintf(stderr, "tdtrace: failed to read BPF maps: %s\n", strerror(-err));
+		say(stderr, "failed to read BPF maps: %s", strerror(-err));
 		return err;
 	}
 	return 0;
