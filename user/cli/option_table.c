@@ -365,7 +365,7 @@ const struct option_row option_rows[] = {
 	  .help = "serve /metrics on PORT (ADDR 127.0.0.1 unless given; [::1]:PORT for "
 		  "IPv6) for Prometheus, OpenMetrics when asked; prints nothing on stdout "
 		  "unless --json, --table or -o asks for it",
-	  .expected = "[ADDR:]PORT with a numeric ADDR and a PORT from 1 to 65535" },
+	  .expected = "[ADDR:]PORT with a numeric ADDR (or localhost) and a PORT from 1 to 65535" },
 	{ .name = "listen-processes",
 	  .arg = "N",
 	  .group = GROUP_EXPORT,
