@@ -210,7 +210,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_OUTPUT := $(OUTPUT)/fuzz
 FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
-	model/container cli/options cli/option_table cli/help cli/listen host/cgroupfs model/cgroup_names \
+	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
 	replay/replay model/models model/models_intel model/models_amd model/decode model/decoder \
 	model/expr model/counts output/table output/toplev_csv)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
