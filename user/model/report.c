@@ -201,15 +201,3 @@ void report_free(struct report *r)
 	r->cgroup_rows = NULL;
 	r->nr_tasks = r->nr_cgroups = r->nr_cgroup_rows = 0;
 }
-
-void report_self_sum(const struct report *r, bool on_switch, unsigned long long *runs,
-		     unsigned long long *ns)
-{
-	*runs = *ns = 0;
-	for (int i = 0; i < r->nr_self; i++) {
-		if (on_switch && !r->self[i].on_switch)
-			continue;
-		*runs += r->self[i].runs;
-		*ns += r->self[i].ns;
-	}
-}
