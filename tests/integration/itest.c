@@ -33,13 +33,27 @@ const char *itest_tdtrace_path(void)
 	return p && *p ? p : "build/tdtrace";
 }
 
+/* Every helper path handed out: one per name, kept while the test runs. */
+struct itest_helper {
+	struct itest_helper *next;
+	const char *name; /* the last part of path */
+	char path[];
+};
+
+static struct itest_helper *itest_helpers;
+
 const char *itest_helper_path(const char *name)
 {
-	static char path[PATH_MAX + 64];
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n;
 	char *slash;
+	struct itest_helper *h;
+	size_t dir_len;
 
+	for (h = itest_helpers; h; h = h->next)
+		if (!strcmp(h->name, name))
+			return h->path;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return name;
 	exe[n] = '\0';
@@ -47,8 +61,15 @@ const char *itest_helper_path(const char *name)
 	if (!slash)
 		return name;
 	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/%s", exe, name);
-	return path;
+	dir_len = slash - exe;
+	h = malloc(sizeof(*h) + dir_len + 1 + strlen(name) + 1);
+	if (!h)
+		return name;
+	sprintf(h->path, "%s/%s", exe, name);
+	h->name = h->path + dir_len + 1;
+	h->next = itest_helpers;
+	itest_helpers = h;
+	return h->path;
 }
 
 char *itest_read_fd(int fd)

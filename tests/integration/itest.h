@@ -81,7 +81,12 @@ bool itest_is_root(void);
 
 const char *itest_tdtrace_path(void);
 
-/* A helper program next to the running test binary, e.g. build/tests/spin. */
+/*
+ * A helper program next to the running test binary, e.g. build/tests/spin.
+ * Each name gets its own path, kept for the life of the process, so that
+ * several taken together (one argv, one printf) stay distinct; @name
+ * itself if the binary's directory cannot be found.
+ */
 const char *itest_helper_path(const char *name);
 
 /* ---------------------------------------------------------------- files */
