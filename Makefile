@@ -106,13 +106,21 @@ $(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests $< $(PURE_OBJS) $(LDFLAGS) -lm -lcmocka -ljansson -o $@
 
-# Integration tests find the cgroup2 mount with tdtrace's own code.
-ITEST_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
+# Integration tests share tests/integration/itest.c, compiled once, and find
+# the cgroup2 mount with tdtrace's own code; fault tests add tests/faults/faults.c.
+ITEST_OBJS := $(OUTPUT)/tests/itest.o $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
+FAULT_OBJS := $(OUTPUT)/tests/faults.o $(ITEST_OBJS)
+$(OUTPUT)/tests/itest.o: tests/integration/itest.c tests/integration/itest.h $(USER_HDRS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration -c $< -o $@
+
+$(OUTPUT)/tests/faults.o: tests/faults/faults.c tests/faults/faults.h tests/integration/itest.h | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration -c $< -o $@
+
 $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
-$(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/faults/faults.h tests/integration/itest.h $(ITEST_OBJS) | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests/integration $< $(ITEST_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+$(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/faults/faults.h tests/integration/itest.h $(FAULT_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/integration $< $(FAULT_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.

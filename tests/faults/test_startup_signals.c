@@ -4,10 +4,11 @@
  * is still opening counters and loading (slow with a large --max-tasks)
  * end the run cleanly: exit 0 as documented, nothing left attached, and
  * an -o file either absent or holding whole JSON lines. Delays are counted
- * from the moment tdtrace's own code runs (it holds the stop signals from
- * a constructor, before main): before that the dynamic loader maps
- * libbpf, libelf and zlib, and a signal there takes its default action,
- * as for any program. Needs root and BPF; skips without.
+ * from the moment tdtrace holds the stop signals, in main right after it
+ * has checked for `tdtrace report` (ticker_hold_signals, user/tdtrace.c):
+ * before that the dynamic loader maps libbpf, libelf and zlib, and a
+ * signal there takes its default action, as for any program. Needs root
+ * and BPF; skips without.
  */
 #include "itest.h"
 
@@ -30,8 +31,8 @@ static int teardown(void **state)
 }
 
 /*
- * Wait until tdtrace's own code runs: its stop signals show as blocked in
- * /proc/PID/status (SigBlk), which tdtrace does before main.
+ * Wait until tdtrace holds its stop signals: they show as blocked in
+ * /proc/PID/status (SigBlk) once main has called ticker_hold_signals.
  */
 static long long wait_own_code(pid_t pid)
 {

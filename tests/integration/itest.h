@@ -11,6 +11,10 @@
  * Paths: tdtrace from $TDTRACE (default "build/tdtrace", relative to the
  * repository root the runner starts from); helpers such as spin from the
  * directory of the running test binary (build/tests/).
+ *
+ * Declarations only: the definitions are in itest.c, compiled once and
+ * linked into every test (see the Makefile); a new helper goes there, with
+ * its prototype and comment here.
  */
 #ifndef TDTRACE_ITEST_H
 #define TDTRACE_ITEST_H
@@ -51,28 +55,13 @@
 
 /* ---------------------------------------------------------------- time */
 
-static inline long long itest_now_ms(void)
-{
-	struct timespec ts;
+long long itest_now_ms(void);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static inline void itest_sleep_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
+void itest_sleep_ms(long ms);
 
 /* ---------------------------------------------------------- privileges */
 
-static inline bool itest_is_root(void)
-{
-	return geteuid() == 0;
-}
+bool itest_is_root(void);
 
 /* Print why a test is skipped, then skip it (cmocka's skip() longjmps). */
 #define itest_skip(...)                                                                            \
@@ -90,117 +79,33 @@ static inline bool itest_is_root(void)
 
 /* --------------------------------------------------------------- paths */
 
-static inline const char *itest_tdtrace_path(void)
-{
-	const char *p = getenv("TDTRACE");
+const char *itest_tdtrace_path(void);
 
-	return p && *p ? p : "build/tdtrace";
-}
-
-/* A helper program next to the running test binary, e.g. build/tests/spin. */
-static inline const char *itest_helper_path(const char *name)
-{
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return name;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return name;
-	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/%s", exe, name);
-	return path;
-}
+/*
+ * A helper program next to the running test binary, e.g. build/tests/spin.
+ * Each name gets its own path, kept for the life of the process, so that
+ * several taken together (one argv, one printf) stay distinct; @name
+ * itself if the binary's directory cannot be found.
+ */
+const char *itest_helper_path(const char *name);
 
 /* ---------------------------------------------------------------- files */
 
 /* The whole of a file from offset 0 (pread: the offset may be shared). */
-static inline char *itest_read_fd(int fd)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
+char *itest_read_fd(int fd);
 
-	if (!buf)
-		return NULL;
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *p = realloc(buf, cap * 2);
-
-			if (!p) {
-				free(buf);
-				return NULL;
-			}
-			buf = p;
-			cap *= 2;
-		}
-		n = pread(fd, buf + len, cap - len - 1, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static inline char *itest_read_file(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *s;
-
-	if (fd < 0)
-		return NULL;
-	s = itest_read_fd(fd);
-	close(fd);
-	return s;
-}
+char *itest_read_file(const char *path);
 
 /* An unlinked temporary file, open read-write, close-on-exec. */
-static inline int itest_tmpfile(void)
-{
-	char path[] = "/tmp/tdtrace-itest-XXXXXX";
-	int fd = mkostemp(path, O_CLOEXEC);
+int itest_tmpfile(void);
 
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
-static inline int itest_count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
+int itest_count_lines(const char *s);
 
 /* ------------------------------------------------------------- children */
 
-static pid_t itest_children[ITEST_MAX_CHILDREN];
+void itest_track(pid_t pid);
 
-static inline void itest_track(pid_t pid)
-{
-	for (int i = 0; i < ITEST_MAX_CHILDREN; i++) {
-		if (!itest_children[i]) {
-			itest_children[i] = pid;
-			return;
-		}
-	}
-}
-
-static inline void itest_untrack(pid_t pid)
-{
-	for (int i = 0; i < ITEST_MAX_CHILDREN; i++)
-		if (itest_children[i] == pid)
-			itest_children[i] = 0;
-}
+void itest_untrack(pid_t pid);
 
 struct itest_proc {
 	pid_t pid;
@@ -218,166 +123,35 @@ enum {
 	ITEST_DROP_ROOT = 1 << 2,   /* run as nobody (65534), no groups */
 };
 
-static inline void itest_proc_init(struct itest_proc *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->out_fd = p->out_pipe = p->err_fd = p->in_pipe = -1;
-}
+void itest_proc_init(struct itest_proc *p);
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
-static inline void itest_child_exec(char *const argv[], int flags, pid_t parent, int in, int out,
-				    int err)
-{
-	int devnull = open("/dev/null", O_RDONLY);
-
-	/* Die with the test binary, whatever happens to it. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(126);
-	if (in < 0)
-		in = devnull;
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		_exit(126);
-	if (flags & ITEST_DROP_ROOT) {
-		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
-			_exit(125);
-	}
-	execv(argv[0], argv);
-	_exit(127);
-}
+void itest_child_exec(char *const argv[], int flags, pid_t parent, int in, int out, int err);
 
 /* Start argv[0] (a path) with stdout/stderr captured. Returns 0 or -errno. */
-static inline int itest_spawn(struct itest_proc *p, char *const argv[], int flags)
-{
-	int outp[2] = { -1, -1 }, inp[2] = { -1, -1 };
-	pid_t parent = getpid();
-	int out, err = 0;
-
-	itest_proc_init(p);
-	p->err_fd = itest_tmpfile();
-	if (p->err_fd < 0)
-		return -errno;
-	if (flags & ITEST_STDOUT_PIPE) {
-		if (pipe2(outp, O_CLOEXEC))
-			return -errno;
-		p->out_pipe = outp[0];
-		out = outp[1];
-	} else {
-		p->out_fd = itest_tmpfile();
-		if (p->out_fd < 0)
-			return -errno;
-		out = p->out_fd;
-	}
-	if ((flags & ITEST_STDIN_PIPE) && pipe2(inp, O_CLOEXEC))
-		err = -errno;
-	p->in_pipe = inp[1];
-
-	if (!err) {
-		fflush(NULL);
-		p->pid = fork();
-		if (p->pid < 0)
-			err = -errno;
-		else if (p->pid == 0)
-			itest_child_exec(argv, flags, parent, inp[0], out, p->err_fd);
-		else
-			itest_track(p->pid);
-	}
-	/* The child's ends: the parent must not hold them (EOF, EPIPE). */
-	if (outp[1] >= 0)
-		close(outp[1]);
-	if (inp[0] >= 0)
-		close(inp[0]);
-	return err;
-}
+int itest_spawn(struct itest_proc *p, char *const argv[], int flags);
 
 /* Reap the child if it has exited. Returns true once reaped. */
-static inline bool itest_poll_exit(struct itest_proc *p)
-{
-	pid_t r;
-
-	if (p->reaped)
-		return true;
-	r = waitpid(p->pid, &p->status, WNOHANG);
-	if (r == p->pid) {
-		p->reaped = true;
-		itest_untrack(p->pid);
-	}
-	return p->reaped;
-}
+bool itest_poll_exit(struct itest_proc *p);
 
 /* Wait up to timeout_ms for the child to exit. Returns 0, or -ETIMEDOUT. */
-static inline int itest_wait(struct itest_proc *p, long timeout_ms)
-{
-	long long end = itest_now_ms() + timeout_ms;
-
-	while (!itest_poll_exit(p)) {
-		if (itest_now_ms() >= end)
-			return -ETIMEDOUT;
-		itest_sleep_ms(5);
-	}
-	return 0;
-}
+int itest_wait(struct itest_proc *p, long timeout_ms);
 
 /*
  * Wait up to timeout_ms for the child to exit, but leave it a zombie
  * (WNOWAIT) so that /proc/PID still describes it. Returns 0 or -ETIMEDOUT.
  */
-static inline int itest_wait_nowait(struct itest_proc *p, long timeout_ms)
-{
-	long long end = itest_now_ms() + timeout_ms;
-	siginfo_t si;
-
-	for (;;) {
-		memset(&si, 0, sizeof(si));
-		if (!waitid(P_PID, p->pid, &si, WEXITED | WNOWAIT | WNOHANG) && si.si_pid == p->pid)
-			return 0;
-		if (itest_now_ms() >= end)
-			return -ETIMEDOUT;
-		itest_sleep_ms(2);
-	}
-}
+int itest_wait_nowait(struct itest_proc *p, long timeout_ms);
 
 /* Exit code if it exited normally, 128 + signal if killed, -1 if not reaped. */
-static inline int itest_exit_code(const struct itest_proc *p)
-{
-	if (!p->reaped)
-		return -1;
-	if (WIFEXITED(p->status))
-		return WEXITSTATUS(p->status);
-	if (WIFSIGNALED(p->status))
-		return 128 + WTERMSIG(p->status);
-	return -1;
-}
+int itest_exit_code(const struct itest_proc *p);
 
 /* Kill (if still there) and reap the child, and close its descriptors. */
-static inline void itest_proc_release(struct itest_proc *p)
-{
-	if (p->pid > 0 && !p->reaped) {
-		kill(p->pid, SIGKILL);
-		if (waitpid(p->pid, &p->status, 0) == p->pid)
-			p->reaped = true;
-		itest_untrack(p->pid);
-	}
-	if (p->out_fd >= 0)
-		close(p->out_fd);
-	if (p->out_pipe >= 0)
-		close(p->out_pipe);
-	if (p->err_fd >= 0)
-		close(p->err_fd);
-	if (p->in_pipe >= 0)
-		close(p->in_pipe);
-	p->out_fd = p->out_pipe = p->err_fd = p->in_pipe = -1;
-}
+void itest_proc_release(struct itest_proc *p);
 
-static inline char *itest_stdout(const struct itest_proc *p)
-{
-	return p->out_fd >= 0 ? itest_read_fd(p->out_fd) : strdup("");
-}
+char *itest_stdout(const struct itest_proc *p);
 
-static inline char *itest_stderr(const struct itest_proc *p)
-{
-	return itest_read_fd(p->err_fd);
-}
+char *itest_stderr(const struct itest_proc *p);
 
 /*
  * tdtrace exited before counting (itest_tdtrace_start gave -ECHILD). Exit
@@ -385,70 +159,25 @@ static inline char *itest_stderr(const struct itest_proc *p)
  * skip goes to @skip and true is returned. Anything else is a failure,
  * told in @error. Releases @td either way.
  */
-static inline bool itest_early_exit(struct itest_proc *td, char *skip, size_t skip_len, char *error,
-				    size_t error_len)
-{
-	char *e = itest_stderr(td);
-	bool can_not_run = itest_exit_code(td) == 1 && e && (strstr(e, "BPF") || strstr(e, "BTF"));
-
-	if (can_not_run)
-		snprintf(skip, skip_len, "tdtrace --software cannot load its BPF programs here: %s",
-			 e);
-	else
-		snprintf(error, error_len, "%s exited %d before counting; stderr: %s",
-			 itest_tdtrace_path(), itest_exit_code(td), e ? e : "");
-	free(e);
-	itest_proc_release(td);
-	return can_not_run;
-}
+bool itest_early_exit(struct itest_proc *td, char *skip, size_t skip_len, char *error,
+		      size_t error_len);
 
 /*
  * Run a command to the end with a timeout (then SIGKILL). Fills p (caller
  * releases it). Returns 0, -ETIMEDOUT or -errno.
  */
-static inline int itest_run(struct itest_proc *p, char *const argv[], int flags, long timeout_ms)
-{
-	int err = itest_spawn(p, argv, flags);
-
-	if (err)
-		return err;
-	err = itest_wait(p, timeout_ms);
-	if (err) {
-		kill(p->pid, SIGKILL);
-		itest_wait(p, 2000);
-	}
-	return err;
-}
+int itest_run(struct itest_proc *p, char *const argv[], int flags, long timeout_ms);
 
 /* ------------------------------------------------------------- tdtrace */
 
 /* argv for tdtrace: its path, then args (NULL-terminated, without argv[0]). */
-static inline void itest_tdtrace_argv(char *argv[], int max, const char *const args[])
-{
-	int n = 0;
-
-	argv[n++] = (char *)itest_tdtrace_path();
-	for (; *args && n < max - 1; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-}
+void itest_tdtrace_argv(char *argv[], int max, const char *const args[]);
 
 /* Run tdtrace to the end (SIGKILL after timeout_ms). Returns as itest_run. */
-static inline int itest_tdtrace_run(struct itest_proc *p, int flags, long timeout_ms,
-				    const char *const args[])
-{
-	char *argv[32];
-
-	itest_tdtrace_argv(argv, 32, args);
-	return itest_run(p, argv, flags, timeout_ms);
-}
+int itest_tdtrace_run(struct itest_proc *p, int flags, long timeout_ms, const char *const args[]);
 
 /* Exactly one line, ending in a newline, starting with "tdtrace: ". */
-static inline bool itest_one_error_line(const char *s)
-{
-	return s && !strncmp(s, "tdtrace: ", 9) && itest_count_lines(s) == 1 &&
-	       s[strlen(s) - 1] == '\n';
-}
+bool itest_one_error_line(const char *s);
 
 /*
  * Start tdtrace with the given arguments (NULL-terminated, without argv[0])
@@ -456,159 +185,32 @@ static inline bool itest_one_error_line(const char *s)
  * Returns 0 once counting, -ECHILD if it exited first (p->status is set),
  * -ETIMEDOUT, or -errno.
  */
-static inline int itest_tdtrace_start(struct itest_proc *p, int flags, long timeout_ms,
-				      const char *const args[])
-{
-	char *argv[32];
-	long long end;
-	int err;
-
-	itest_tdtrace_argv(argv, 32, args);
-	err = itest_spawn(p, argv, flags);
-	if (err)
-		return err;
-
-	end = itest_now_ms() + timeout_ms;
-	for (;;) {
-		char *e = itest_stderr(p);
-		bool counting = e && strstr(e, "counting");
-
-		free(e);
-		if (counting)
-			return 0;
-		if (itest_poll_exit(p))
-			return -ECHILD;
-		if (itest_now_ms() >= end)
-			return -ETIMEDOUT;
-		itest_sleep_ms(10);
-	}
-}
+int itest_tdtrace_start(struct itest_proc *p, int flags, long timeout_ms, const char *const args[]);
 
 /* Send sig and wait for the exit. Returns the exit code, or -1 on timeout. */
-static inline int itest_signal_and_wait(struct itest_proc *p, int sig, long timeout_ms)
-{
-	if (!p->reaped)
-		kill(p->pid, sig);
-	if (itest_wait(p, timeout_ms))
-		return -1;
-	return itest_exit_code(p);
-}
+int itest_signal_and_wait(struct itest_proc *p, int sig, long timeout_ms);
 
 /* -------------------------------------------------------------- cgroups */
 
 /* The cgroup2 mount point, found by tdtrace's own user/host/cgroupfs.c (unit-tested there). */
-static inline int itest_cgroup2_mount(char *path, size_t len)
-{
-	return cgroup2_find_mount("/proc/self/mountinfo", path, len);
-}
-
-static char itest_cgroups[ITEST_MAX_CGROUPS][PATH_MAX];
+int itest_cgroup2_mount(char *path, size_t len);
 
 /* Make <cgroup2 mount>/<name>-<pid> into path. Returns 0 or -errno. */
-static inline int itest_cgroup_make(const char *name, char *path, size_t len)
-{
-	char mnt[PATH_MAX];
-	int err = itest_cgroup2_mount(mnt, sizeof(mnt));
-
-	if (err)
-		return err;
-	if ((size_t)snprintf(path, len, "%s/%s-%d", mnt, name, (int)getpid()) >= len)
-		return -ENAMETOOLONG;
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
-	for (int i = 0; i < ITEST_MAX_CGROUPS; i++) {
-		if (!itest_cgroups[i][0]) {
-			snprintf(itest_cgroups[i], PATH_MAX, "%s", path);
-			break;
-		}
-	}
-	return 0;
-}
+int itest_cgroup_make(const char *name, char *path, size_t len);
 
 /* rmdir, retrying while the last task in it is still being released. */
-static inline int itest_cgroup_remove(const char *path)
-{
-	long long end = itest_now_ms() + 2000;
+int itest_cgroup_remove(const char *path);
 
-	while (rmdir(path)) {
-		if (errno == ENOENT)
-			break;
-		if (errno != EBUSY || itest_now_ms() >= end)
-			return -errno;
-		itest_sleep_ms(10);
-	}
-	for (int i = 0; i < ITEST_MAX_CGROUPS; i++)
-		if (!strcmp(itest_cgroups[i], path))
-			itest_cgroups[i][0] = '\0';
-	return 0;
-}
-
-static inline int itest_cgroup_move(const char *path, pid_t pid)
-{
-	char file[PATH_MAX + 16], buf[32];
-	int fd, n, ret = 0;
-
-	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	fd = open(file, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
-	if (write(fd, buf, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
+int itest_cgroup_move(const char *path, pid_t pid);
 
 /* A cgroup's id as the BPF helper reports it: on v2, its inode number. */
-static inline uint64_t itest_inode(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? 0 : st.st_ino;
-}
+uint64_t itest_inode(const char *path);
 
 /* usage_usec from a cgroup's cpu.stat. Returns 0 or -errno. */
-static inline int itest_cgroup_usage_usec(const char *path, uint64_t *usec)
-{
-	char file[PATH_MAX + 16];
-	char *text, *p;
-	int ret = -ENOENT;
-
-	snprintf(file, sizeof(file), "%s/cpu.stat", path);
-	text = itest_read_file(file);
-	if (!text)
-		return -errno;
-	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		unsigned long long v;
-
-		if (sscanf(p, "usage_usec %llu", &v) == 1) {
-			*usec = v;
-			ret = 0;
-			break;
-		}
-	}
-	free(text);
-	return ret;
-}
+int itest_cgroup_usage_usec(const char *path, uint64_t *usec);
 
 /* First field of /proc/PID/schedstat: ns the task has spent on a CPU. */
-static inline int itest_schedstat_ns(pid_t pid, uint64_t *ns)
-{
-	char file[64];
-	unsigned long long v;
-	char *text;
-	int ret;
-
-	snprintf(file, sizeof(file), "/proc/%d/schedstat", (int)pid);
-	text = itest_read_file(file);
-	if (!text)
-		return -errno;
-	ret = sscanf(text, "%llu", &v) == 1 ? 0 : -EINVAL;
-	if (!ret)
-		*ns = v;
-	free(text);
-	return ret;
-}
+int itest_schedstat_ns(pid_t pid, uint64_t *ns);
 
 /*
  * Time the hypervisor took from this guest's CPUs so far, all CPUs summed
@@ -617,53 +219,19 @@ static inline int itest_schedstat_ns(pid_t pid, uint64_t *ns)
  * cpu.stat, while cpu-clock (--software) runs on through it; a comparison
  * of the two may differ by up to the steal of its window.
  */
-static inline uint64_t itest_steal_ns(void)
-{
-	unsigned long long f[8] = { 0 };
-	char *text = itest_read_file("/proc/stat");
-	long hz = sysconf(_SC_CLK_TCK);
-
-	if (!text)
-		return 0;
-	/* cpu  user nice system idle iowait irq softirq steal */
-	if (sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
-		   &f[4], &f[5], &f[6], &f[7]) != 8)
-		f[7] = 0;
-	free(text);
-	return hz > 0 ? f[7] * (1000000000ULL / (uint64_t)hz) : 0;
-}
+uint64_t itest_steal_ns(void);
 
 /*
  * The tolerance, in percent of @want_ns, for a --software comparison with
  * the kernel's accounting: @pct, plus the steal seen in its window.
  */
-static inline double itest_tolerance_pct(double pct, double want_ns, uint64_t steal_ns)
-{
-	return want_ns > 0 ? pct + 100.0 * (double)steal_ns / want_ns : pct;
-}
+double itest_tolerance_pct(double pct, double want_ns, uint64_t steal_ns);
 
 /* Kill and reap every child still tracked; leave the cgroups alone. */
-static inline void itest_kill_children(void)
-{
-	for (int i = 0; i < ITEST_MAX_CHILDREN; i++) {
-		pid_t pid = itest_children[i];
-
-		if (!pid)
-			continue;
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		itest_children[i] = 0;
-	}
-}
+void itest_kill_children(void);
 
 /* Kill and reap every child still tracked, and remove our cgroups. */
-static inline void itest_cleanup(void)
-{
-	itest_kill_children();
-	for (int i = 0; i < ITEST_MAX_CGROUPS; i++)
-		if (itest_cgroups[i][0])
-			itest_cgroup_remove(itest_cgroups[i]);
-}
+void itest_cleanup(void);
 
 /* ---------------------------------------------------------------- JSON */
 
@@ -671,65 +239,20 @@ static inline void itest_cleanup(void)
  * Parse JSON lines into an array of objects. Returns the array; *bad is the
  * 1-based number of the first line that is not a JSON object, or 0.
  */
-static inline json_t *itest_parse_jsonl(const char *text, int *bad)
-{
-	json_t *all = json_array();
-	int lineno = 0;
+json_t *itest_parse_jsonl(const char *text, int *bad);
 
-	*bad = 0;
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		json_error_t e;
-		json_t *obj;
-
-		lineno++;
-		obj = json_loadb(text, len, 0, &e);
-		if (!json_is_object(obj)) {
-			json_decref(obj);
-			if (!*bad)
-				*bad = lineno;
-		} else {
-			json_array_append_new(all, obj);
-		}
-		text = nl ? nl + 1 : text + len;
-	}
-	return all;
-}
-
-static inline const char *itest_jstr(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
+const char *itest_jstr(const json_t *o, const char *key);
 
 /* An integer field, or -1 if missing or not an integer. */
-static inline long long itest_jint(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? json_integer_value(v) : -1;
-}
+long long itest_jint(const json_t *o, const char *key);
 
 /* A number field (integer or real), or NAN. */
-static inline double itest_jnum(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : __builtin_nan("");
-}
+double itest_jnum(const json_t *o, const char *key);
 
 /* counts-like object member, e.g. counts["cpu-clock"]; -1 if missing. */
-static inline long long itest_jcount(const json_t *o, const char *obj, const char *key)
-{
-	return itest_jint(json_object_get(o, obj), key);
-}
+long long itest_jcount(const json_t *o, const char *obj, const char *key);
 
-static inline bool itest_jis(const json_t *o, const char *key, const char *value)
-{
-	const char *s = itest_jstr(o, key);
-
-	return s && !strcmp(s, value);
-}
+bool itest_jis(const json_t *o, const char *key, const char *value);
 
 /* ----------------------------------------------------------- BPF objects */
 
@@ -740,74 +263,15 @@ struct itest_bpf_ids {
 	unsigned int map[ITEST_MAX_IDS];
 };
 
-static inline void itest_add_id(unsigned int *ids, int *nr, unsigned int id)
-{
-	for (int i = 0; i < *nr; i++)
-		if (ids[i] == id)
-			return;
-	if (*nr < ITEST_MAX_IDS)
-		ids[(*nr)++] = id;
-}
+void itest_add_id(unsigned int *ids, int *nr, unsigned int id);
 
 /* Links show their program as prog_id, so attached programs are found too. */
-static inline int itest_bpf_ids_of(pid_t pid, struct itest_bpf_ids *ids)
-{
-	char dir[64];
-	struct dirent *d;
-	DIR *fds;
+int itest_bpf_ids_of(pid_t pid, struct itest_bpf_ids *ids);
 
-	memset(ids, 0, sizeof(*ids));
-	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", (int)pid);
-	fds = opendir(dir);
-	if (!fds)
-		return -errno;
-	while ((d = readdir(fds))) {
-		char file[PATH_MAX], *text, *p;
-		unsigned int id;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(file, sizeof(file), "%s/%s", dir, d->d_name);
-		text = itest_read_file(file);
-		if (!text)
-			continue;
-		if ((p = strstr(text, "\nprog_id:")) && sscanf(p, "\nprog_id: %u", &id) == 1)
-			itest_add_id(ids->prog, &ids->nr_progs, id);
-		if ((p = strstr(text, "\nmap_id:")) && sscanf(p, "\nmap_id: %u", &id) == 1)
-			itest_add_id(ids->map, &ids->nr_maps, id);
-		free(text);
-	}
-	closedir(fds);
-	return 0;
-}
-
-static inline bool itest_id_in(const unsigned int *ids, int nr, unsigned int id)
-{
-	for (int i = 0; i < nr; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
+bool itest_id_in(const unsigned int *ids, int nr, unsigned int id);
 
 /* `bpftool -j KIND show` (KIND "prog" or "map") as a JSON array, or NULL. */
-static inline json_t *itest_bpftool_show(const char *kind)
-{
-	char cmd[64];
-	json_error_t e;
-	json_t *all;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kind);
-	f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
-	if (pclose(f) != 0 || !json_is_array(all)) {
-		json_decref(all);
-		return NULL;
-	}
-	return all;
-}
+json_t *itest_bpftool_show(const char *kind);
 
 /*
  * Count the loaded programs ("prog") or maps ("map") whose name starts with
@@ -815,34 +279,7 @@ static inline json_t *itest_bpftool_show(const char *kind)
  * whose id is in only[0..nr). Names of what was counted go to names.
  * Returns the count, or -1 if bpftool could not be run or parsed.
  */
-static inline int itest_td_objects(const char *kind, const unsigned int *only, int nr, char *names,
-				   size_t len)
-{
-	json_t *all, *o;
-	size_t i;
-	int n = 0;
-
-	if (names && len)
-		names[0] = '\0';
-	all = itest_bpftool_show(kind);
-	if (!all)
-		return -1;
-	json_array_foreach(all, i, o)
-	{
-		const char *name = itest_jstr(o, "name");
-		long long id = itest_jint(o, "id");
-
-		if (!name || strncmp(name, "td_", 3))
-			continue;
-		if (only && !itest_id_in(only, nr, (unsigned int)id))
-			continue;
-		n++;
-		if (names && strlen(names) + strlen(name) + 16 < len)
-			sprintf(names + strlen(names), "%s%s(%lld)", n > 1 ? " " : "", name, id);
-	}
-	json_decref(all);
-	return n;
-}
+int itest_td_objects(const char *kind, const unsigned int *only, int nr, char *names, size_t len);
 
 /*
  * Poll `bpftool prog show` and `bpftool map show` up to timeout_ms until no
@@ -852,150 +289,33 @@ static inline int itest_td_objects(const char *kind, const unsigned int *only, i
  * Returns how many remain (0 = all gone), or -1 if bpftool failed;
  * what remains is named in left.
  */
-static inline int itest_wait_td_gone(const struct itest_bpf_ids *ids, long timeout_ms, char *left,
-				     size_t len)
-{
-	long long end = itest_now_ms() + timeout_ms;
-	char maps[1024];
-
-	for (;;) {
-		int p = itest_td_objects("prog", ids ? ids->prog : NULL, ids ? ids->nr_progs : 0,
-					 left, len);
-		int m = itest_td_objects("map", ids ? ids->map : NULL, ids ? ids->nr_maps : 0, maps,
-					 sizeof(maps));
-
-		if (p < 0 || m < 0)
-			return -1;
-		if ((p == 0 && m == 0) || itest_now_ms() >= end) {
-			if (m && strlen(left) + strlen(maps) + 2 < len)
-				sprintf(left + strlen(left), "%s%s", p ? " " : "", maps);
-			return p + m;
-		}
-		itest_sleep_ms(50);
-	}
-}
+int itest_wait_td_gone(const struct itest_bpf_ids *ids, long timeout_ms, char *left, size_t len);
 
 /*
  * The td_ programs and maps tdtrace (pid) holds while it runs, by id.
  * Returns 0 if it holds at least one td_ program and one td_ map.
  */
-static inline int itest_td_ids_of(pid_t pid, struct itest_bpf_ids *ids)
-{
-	struct itest_bpf_ids all;
-	int p, m;
+int itest_td_ids_of(pid_t pid, struct itest_bpf_ids *ids);
 
-	if (itest_bpf_ids_of(pid, &all))
-		return -1;
-	*ids = all;
-	p = itest_td_objects("prog", all.prog, all.nr_progs, NULL, 0);
-	m = itest_td_objects("map", all.map, all.nr_maps, NULL, 0);
-	return p > 0 && m > 0 ? 0 : -1;
-}
-
-static inline bool itest_have_bpftool(void)
-{
-	return system("bpftool version >/dev/null 2>&1") == 0;
-}
+bool itest_have_bpftool(void);
 
 /* ------------------------------------------------- added for test_targets */
 
 /* mkdir an absolute cgroup path (not tracked: the caller removes it). */
-static inline int itest_cgroup_mkdir(const char *path)
-{
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
+int itest_cgroup_mkdir(const char *path);
 
 /*
  * Sum of the first schedstat field over every thread still in
  * /proc/PID/task: the CPU time of a live process whose threads are all
  * still there. Returns 0 or -errno; *nr_threads (may be NULL) how many.
  */
-static inline int itest_schedstat_process_ns(pid_t pid, uint64_t *ns, int *nr_threads)
-{
-	char dir[64];
-	struct dirent *d;
-	DIR *tasks;
-	int n = 0, ret = 0;
-
-	*ns = 0;
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	tasks = opendir(dir);
-	if (!tasks)
-		return -errno;
-	while ((d = readdir(tasks))) {
-		char file[PATH_MAX];
-		unsigned long long v;
-		char *text;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(file, sizeof(file), "%s/%s/schedstat", dir, d->d_name);
-		text = itest_read_file(file);
-		if (!text || sscanf(text, "%llu", &v) != 1) {
-			ret = -EINVAL;
-			free(text);
-			break;
-		}
-		free(text);
-		*ns += v;
-		n++;
-	}
-	closedir(tasks);
-	if (nr_threads)
-		*nr_threads = n;
-	return ret;
-}
+int itest_schedstat_process_ns(pid_t pid, uint64_t *ns, int *nr_threads);
 
 /* The highest id of any loaded BPF program ("prog") or map ("map"); -1 if unknown. */
-static inline long long itest_bpf_max_id(const char *kind)
-{
-	char cmd[64];
-	json_error_t e;
-	json_t *all, *o;
-	long long max = 0;
-	size_t i;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "bpftool -j %s show 2>/dev/null", kind);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	all = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e);
-	if (pclose(f) != 0 || !json_is_array(all)) {
-		json_decref(all);
-		return -1;
-	}
-	json_array_foreach(all, i, o)
-	{
-		if (itest_jint(o, "id") > max)
-			max = itest_jint(o, "id");
-	}
-	json_decref(all);
-	return max;
-}
+long long itest_bpf_max_id(const char *kind);
 
 /* Does any live process hold an fd of (or a link to) this program or map id? */
-static inline bool itest_bpf_id_held(bool map, unsigned int id)
-{
-	struct dirent *d;
-	DIR *proc = opendir("/proc");
-	bool held = false;
-
-	while (proc && !held && (d = readdir(proc))) {
-		struct itest_bpf_ids one;
-		int pid = atoi(d->d_name);
-
-		if (pid <= 0 || itest_bpf_ids_of(pid, &one))
-			continue;
-		held = map ? itest_id_in(one.map, one.nr_maps, id)
-			   : itest_id_in(one.prog, one.nr_progs, id);
-	}
-	if (proc)
-		closedir(proc);
-	return held;
-}
+bool itest_bpf_id_held(bool map, unsigned int id);
 
 /*
  * td_ programs and maps with an id above min_prog / min_map (taken before a
@@ -1004,44 +324,7 @@ static inline bool itest_bpf_id_held(bool map, unsigned int id)
  * asynchronously. Returns how many remain (0 = none), or -1 if bpftool
  * failed; their names go to left.
  */
-static inline int itest_wait_td_orphans_gone(long long min_prog, long long min_map, long timeout_ms,
-					     char *left, size_t len)
-{
-	long long end = itest_now_ms() + timeout_ms;
-
-	for (;;) {
-		const char *kinds[] = { "prog", "map" };
-		int total = 0;
-
-		if (left && len)
-			left[0] = '\0';
-		for (int k = 0; k < 2; k++) {
-			long long min = k ? min_map : min_prog;
-			json_t *all = itest_bpftool_show(kinds[k]), *o;
-			size_t i;
-
-			if (!all)
-				return -1;
-			json_array_foreach(all, i, o)
-			{
-				const char *name = itest_jstr(o, "name");
-				long long id = itest_jint(o, "id");
-
-				if (!name || strncmp(name, "td_", 3) || id <= min)
-					continue;
-				if (itest_bpf_id_held(k, (unsigned int)id))
-					continue; /* someone else's tdtrace, still running */
-				total++;
-				if (left && strlen(left) + strlen(name) + 24 < len)
-					sprintf(left + strlen(left), "%s%s(%lld)", *left ? " " : "",
-						name, id);
-			}
-			json_decref(all);
-		}
-		if (total == 0 || itest_now_ms() >= end)
-			return total;
-		itest_sleep_ms(50);
-	}
-}
+int itest_wait_td_orphans_gone(long long min_prog, long long min_map, long timeout_ms, char *left,
+			       size_t len);
 
 #endif /* TDTRACE_ITEST_H */
