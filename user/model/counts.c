@@ -26,42 +26,51 @@ _Static_assert(sizeof(struct td_counts) ==
 		       sizeof(__u64) * (TD_MAX_COUNTERS + 2 * TD_MAX_GROUPS + 1),
 	       "td_counts: counters, group times and slices only");
 
-/* How much of struct td_counts this run fills (td_counts_use); all of it until told. */
-static int used_counters = TD_MAX_COUNTERS, used_groups = TD_MAX_GROUPS;
-
-void td_counts_use(int nr_counters, int nr_groups)
+/* @w's counters and groups, the whole struct for 0 or too many: never past the arrays. */
+static inline size_t width_counters(struct td_width w)
 {
-	used_counters =
-		nr_counters > 0 && nr_counters < TD_MAX_COUNTERS ? nr_counters : TD_MAX_COUNTERS;
-	used_groups = nr_groups > 0 && nr_groups < TD_MAX_GROUPS ? nr_groups : TD_MAX_GROUPS;
+	return w.counters > 0 && w.counters < TD_MAX_COUNTERS ? (size_t)w.counters
+							      : TD_MAX_COUNTERS;
 }
 
-void td_counts_add(struct td_counts *acc, const struct td_counts *c)
+static inline size_t width_groups(struct td_width w)
 {
-	u64s_add(acc->count, c->count, used_counters);
-	u64s_add(acc->enabled_ns, c->enabled_ns, used_groups);
-	u64s_add(acc->running_ns, c->running_ns, used_groups);
+	return w.groups > 0 && w.groups < TD_MAX_GROUPS ? (size_t)w.groups : TD_MAX_GROUPS;
+}
+
+void td_counts_add(struct td_counts *acc, const struct td_counts *c, struct td_width w)
+{
+	size_t ng = width_groups(w);
+
+	u64s_add(acc->count, c->count, width_counters(w));
+	u64s_add(acc->enabled_ns, c->enabled_ns, ng);
+	u64s_add(acc->running_ns, c->running_ns, ng);
 	acc->slices += c->slices;
 }
 
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out)
+void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out,
+		   struct td_width w)
 {
+	size_t ng = width_groups(w);
+
 	/* Past the width both are zero: so is out, whatever it held. */
 	memset(out, 0, sizeof(*out));
-	u64s_sub(a->count, b->count, out->count, used_counters);
-	u64s_sub(a->enabled_ns, b->enabled_ns, out->enabled_ns, used_groups);
-	u64s_sub(a->running_ns, b->running_ns, out->running_ns, used_groups);
+	u64s_sub(a->count, b->count, out->count, width_counters(w));
+	u64s_sub(a->enabled_ns, b->enabled_ns, out->enabled_ns, ng);
+	u64s_sub(a->running_ns, b->running_ns, out->running_ns, ng);
 	out->slices = a->slices >= b->slices ? a->slices - b->slices : 0;
 }
 
-bool td_counts_equal(const struct td_counts *a, const struct td_counts *b)
+bool td_counts_equal(const struct td_counts *a, const struct td_counts *b, struct td_width w)
 {
+	size_t nc = width_counters(w), ng = width_groups(w);
+
 	if (a->slices != b->slices)
 		return false;
-	for (int i = 0; i < used_counters; i++)
+	for (size_t i = 0; i < nc; i++)
 		if (a->count[i] != b->count[i])
 			return false;
-	for (int g = 0; g < used_groups; g++)
+	for (size_t g = 0; g < ng; g++)
 		if (a->enabled_ns[g] != b->enabled_ns[g] || a->running_ns[g] != b->running_ns[g])
 			return false;
 	return true;

@@ -21,23 +21,34 @@
 #define TD_SLOTS 0
 
 /*
- * The part of every struct td_counts a run fills: its first @nr_counters
- * counters and @nr_groups groups' times (the plan's widest PMU); the rest
+ * The part of a struct td_counts a run fills: its first @counters counters
+ * and @groups groups' times (the plan's widest PMU, plan.width); the rest
  * stays zero. add, sub and equal look at that part only: with many
  * entries, reading the counts the BPF program wrote is most of an
- * interval's work. Set once, by the plan; until then (and for 0 or too
- * many), the whole struct.
+ * interval's work. No global: each set of counts carries its own (struct
+ * entry_set.width, struct snapshot.width). TD_WIDTH_WHOLE, which is also
+ * what a zeroed width (and 0 or more than there are) means, is the whole
+ * struct: always right, only slower.
  */
-void td_counts_use(int nr_counters, int nr_groups);
+struct td_width {
+	int counters;
+	int groups;
+};
 
-/* acc += c, field by field. */
-void td_counts_add(struct td_counts *acc, const struct td_counts *c);
+#define TD_WIDTH_WHOLE ((struct td_width){ .counters = TD_MAX_COUNTERS, .groups = TD_MAX_GROUPS })
 
-/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does); out is neither. */
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
+/* acc += c, field by field within @w. */
+void td_counts_add(struct td_counts *acc, const struct td_counts *c, struct td_width w);
 
-/* a == b in every field the run fills. */
-bool td_counts_equal(const struct td_counts *a, const struct td_counts *b);
+/*
+ * out = a - b, field by field within @w (b must not exceed a; saturates at
+ * 0 if it does), zero past it; out is neither.
+ */
+void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out,
+		   struct td_width w);
+
+/* a == b in every field within @w. */
+bool td_counts_equal(const struct td_counts *a, const struct td_counts *b, struct td_width w);
 
 /*
  * perf's multiplexing scale of group 0, enabled / running: 1.0 when the
