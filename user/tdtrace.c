@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 	struct plan p;
 	struct targets t;
 	struct tracer tr = TRACER_INIT;
-	struct tally tl;
+	struct tally tl = {}; /* empty until the plan says its width */
 	struct output_file out = {};
 	struct renderer rd = {};
 	struct report rep;
@@ -150,7 +150,6 @@ int main(int argc, char **argv)
 	}
 	setup_process(&o);
 	targets_init(&t);
-	tally_init(&tl);
 
 	/* discover -> plan */
 	if (machine_discover(&o, &m))
@@ -161,6 +160,7 @@ int main(int argc, char **argv)
 		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
 	}
+	tally_init(&tl, p.width);
 	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)))
 		goto cleanup;
 	err = output_file_open(&out, o.output); /* -o FIFO: waits for a reader, or a stop */

@@ -161,8 +161,8 @@ static void build_snapshot(struct snapshot *s, bool software)
 		ts->val.cgroup_id = t->cgroup;
 		ts->val.tgid = t->pid;
 		memcpy(ts->val.comm, t->comm, strnlen(t->comm, TD_COMM_LEN));
-		td_counts_add(&cgroup_of(s, t->cgroup)->c, &ts->val.c);
-		td_counts_add(&s->totals.all, &ts->val.c);
+		td_counts_add(&cgroup_of(s, t->cgroup)->c, &ts->val.c, s->width);
+		td_counts_add(&s->totals.all, &ts->val.c, s->width);
 	}
 	snapshot_sort(s);
 }

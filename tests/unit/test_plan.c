@@ -192,6 +192,48 @@ static void test_test_members(void **state)
 	fx_free(fx);
 }
 
+/* The widest of @p's PMUs: what every count of its run fills. */
+static void assert_width_is_widest(const struct plan *p)
+{
+	int counters = 0, groups = 0;
+
+	for (int i = 0; i < p->nr_pmus; i++) {
+		if (p->pmus[i].counters.nr > counters)
+			counters = p->pmus[i].counters.nr;
+		if (p->pmus[i].counters.nr_groups > groups)
+			groups = p->pmus[i].counters.nr_groups;
+	}
+	assert_int_equal(p->width.counters, counters);
+	assert_int_equal(p->width.groups, groups);
+}
+
+/*
+ * Each plan says its own width, in the plan and nowhere else: three plans
+ * in one process (Ice Lake, both Alder Lake core types, --software) keep
+ * theirs. Alder Lake's P-cores count more than its E-cores.
+ */
+static void test_width(void **state)
+{
+	struct fx *icl = fx_new(FIXTURES "/icelake"), *adl = fx_new(FIXTURES "/alderlake"),
+		  *sw = fx_new(FIXTURES "/alderlake");
+
+	(void)state;
+	sw->o.software = true;
+	assert_int_equal(plan(icl), 0);
+	assert_int_equal(plan(adl), 0);
+	assert_int_equal(plan(sw), 0);
+	assert_width_is_widest(&icl->p);
+	assert_int_equal(icl->p.width.groups, 3);
+	assert_width_is_widest(&adl->p);
+	assert_int_equal(adl->p.nr_pmus, 2);
+	assert_int_not_equal(adl->p.pmus[0].counters.nr, adl->p.pmus[1].counters.nr);
+	assert_int_equal(sw->p.width.counters, 1);
+	assert_int_equal(sw->p.width.groups, 1);
+	fx_free(icl);
+	fx_free(adl);
+	fx_free(sw);
+}
+
 /* plan_models on a machine made here: the model table decides. */
 struct models_fx {
 	struct cpu_pmus cpu;
@@ -338,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_software_every_cpu),
 		cmocka_unit_test(test_no_pmu_says_why),
 		cmocka_unit_test(test_test_members),
+		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_models_software),
 		cmocka_unit_test(test_models_no_pmu),
 		cmocka_unit_test(test_models_unknown_cpu),

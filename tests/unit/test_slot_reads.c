@@ -314,6 +314,53 @@ static void test_sum_of_reads(void **state)
 	arr_free(a);
 }
 
+/*
+ * The delta's width decides how far a read compares and subtracts: two
+ * runs' arrays, a wide one and a narrow one, read in turn in one process,
+ * each give their own counters; a charge past the narrow width only is no
+ * difference there, while the wide run still sees one of its counters move.
+ */
+static void test_width_per_read(void **state)
+{
+	const struct td_width wide = { .counters = 3, .groups = 1 },
+			      narrow = { .counters = 1, .groups = 1 };
+	struct arr *w = arr_new(), *n = arr_new();
+	const struct td_counts *c;
+
+	(void)state;
+	w->delta.width = wide;
+	n->delta.width = narrow;
+	make(w, 0, 1, CG_A);
+	make(n, 0, 1, CG_A);
+	charge(w, 0, 2, 1);
+	charge(n, 0, 3, 1);
+	assert_int_equal(do_read(w), 0);
+	assert_int_equal(do_read(n), 0);
+	assert_int_equal(w->delta.nr, 1);
+	c = &w->delta.v[0].c;
+	assert_int_equal(c->count[0], 2);
+	assert_int_equal(c->count[1], 4);
+	assert_int_equal(c->count[2], 6);
+	assert_int_equal(c->count[3], 0); /* past the width: zero, though the array holds 8 */
+	assert_int_equal(n->delta.nr, 1);
+	c = &n->delta.v[0].c;
+	assert_int_equal(c->count[0], 3);
+	assert_int_equal(c->count[1], 0);
+	assert_int_equal(c->enabled_ns[0], 30);
+
+	/* Counter 2 moves in both: inside the wide width, past the narrow one. */
+	w->vals[0].c[w->reads & 1].count[2] += 5;
+	n->vals[0].c[n->reads & 1].count[2] += 5;
+	assert_int_equal(do_read(w), 0);
+	assert_int_equal(do_read(n), 0);
+	assert_int_equal(w->delta.nr, 1);
+	assert_int_equal(w->delta.v[0].c.count[2], 5);
+	assert_int_equal(w->delta.v[0].c.count[0], 0);
+	assert_int_equal(n->delta.nr, 0);
+	arr_free(w);
+	arr_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_evict),
 		cmocka_unit_test(test_slot_reused),
 		cmocka_unit_test(test_sum_of_reads),
+		cmocka_unit_test(test_width_per_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

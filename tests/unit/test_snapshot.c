@@ -276,12 +276,13 @@ static void test_reserve_one_side(void **state)
 }
 
 /*
- * A run's width (td_counts_use): add, sub and equal look at its counters
- * and groups only; sub leaves zeros past it whatever its output held. Then
- * the whole struct again.
+ * A width: add, sub and equal look at its counters and groups only; sub
+ * leaves zeros past it whatever its output held. Then the whole struct,
+ * which 0 and too many mean too.
  */
 static void test_counts_width(void **state)
 {
+	const struct td_width w = { .counters = 2, .groups = 1 };
 	struct td_counts a, b, out;
 
 	(void)state;
@@ -294,23 +295,22 @@ static void test_counts_width(void **state)
 	a.slices = 3;
 	b = a;
 	b.count[1] = 5;
-	td_counts_use(2, 1);
 	/* Beyond the width: not looked at. */
 	b.count[2] = 99;
 	b.enabled_ns[1] = 99;
-	assert_false(td_counts_equal(&a, &b)); /* count[1] differs */
+	assert_false(td_counts_equal(&a, &b, w)); /* count[1] differs */
 	b.count[1] = 20;
-	assert_true(td_counts_equal(&a, &b));
+	assert_true(td_counts_equal(&a, &b, w));
 	b.slices = 4;
-	assert_false(td_counts_equal(&a, &b));
+	assert_false(td_counts_equal(&a, &b, w));
 	b.slices = 3;
 	b.running_ns[0] = 1;
-	assert_false(td_counts_equal(&a, &b));
+	assert_false(td_counts_equal(&a, &b, w));
 	b.running_ns[0] = 25;
 
 	memset(&out, 0xff, sizeof(out));
 	b.count[0] = 4;
-	td_counts_sub(&a, &b, &out);
+	td_counts_sub(&a, &b, &out, w);
 	assert_int_equal(out.count[0], 6);
 	assert_int_equal(out.count[1], 0);
 	assert_int_equal(out.count[2], 0); /* b's 99 ignored, the 0xff cleared */
@@ -318,18 +318,21 @@ static void test_counts_width(void **state)
 	assert_int_equal(out.enabled_ns[1], 0);
 	assert_int_equal(out.slices, 0);
 
-	td_counts_add(&a, &b);
+	td_counts_add(&a, &b, w);
 	assert_int_equal(a.count[0], 14);
 	assert_int_equal(a.count[2], 0);
 	assert_int_equal(a.enabled_ns[1], 0);
 	assert_int_equal(a.slices, 6);
 
-	/* 0 (or more than there are): the whole struct. */
-	td_counts_use(0, 0);
+	/* The whole struct; 0 and more than there are mean it too. */
 	out = a;
 	out.count[TD_MAX_COUNTERS - 1]++;
-	assert_false(td_counts_equal(&a, &out));
-	td_counts_add(&a, &b);
+	assert_false(td_counts_equal(&a, &out, TD_WIDTH_WHOLE));
+	assert_false(td_counts_equal(&a, &out, (struct td_width){ 0, 0 }));
+	assert_false(td_counts_equal(&a, &out,
+				     (struct td_width){ TD_MAX_COUNTERS + 1, TD_MAX_GROUPS + 1 }));
+	assert_true(td_counts_equal(&a, &out, w));
+	td_counts_add(&a, &b, (struct td_width){ 0, 0 });
 	assert_int_equal(a.count[2], 99);
 	assert_int_equal(a.enabled_ns[1], 99);
 }

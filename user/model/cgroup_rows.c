@@ -168,10 +168,14 @@ int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgro
 		if (!r.path)
 			goto fail;
 		r.depth = cgroup_path_depth(r.path);
+		/*
+		 * The whole struct: a row's few samples are summed once, not read
+		 * from the map, so a narrower width would save next to nothing.
+		 */
 		for (j = i; j < ncv && !cmp_contribution(&cv[i], &cv[j]); j++) {
-			td_counts_add(&r.sum, &cv[j].sample->c);
+			td_counts_add(&r.sum, &cv[j].sample->c, TD_WIDTH_WHOLE);
 			if (cv[j].self)
-				td_counts_add(&r.self, &cv[j].sample->c);
+				td_counts_add(&r.self, &cv[j].sample->c, TD_WIDTH_WHOLE);
 			/* A sample whose own path is the row names the row's id. */
 			if (cv[j].len == strlen(cv[j].path))
 				r.id = cv[j].sample->id;

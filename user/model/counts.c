@@ -1,23 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Counts: add, subtract, scale, order. See counts.h. */
-#include <string.h>
+/* Counts: the per-CPU totals' add and subtract, and scales. See counts.h. */
 #include "model/counts.h"
 
 /* Both structs are all __u64 counters: walk them as arrays, so no field is forgotten. */
 _Static_assert(sizeof(struct td_counts) % sizeof(__u64) == 0, "td_counts: __u64 only");
 _Static_assert(sizeof(struct td_cpu_totals) % sizeof(__u64) == 0, "td_cpu_totals: __u64 only");
-
-static void u64s_add(__u64 *acc, const __u64 *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		acc[i] += v[i];
-}
-
-static void u64s_sub(const __u64 *a, const __u64 *b, __u64 *out, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		out[i] = a[i] >= b[i] ? a[i] - b[i] : 0;
-}
 
 #define NR_U64(x) (sizeof(x) / sizeof(__u64))
 
@@ -26,56 +13,15 @@ _Static_assert(sizeof(struct td_counts) ==
 		       sizeof(__u64) * (TD_MAX_COUNTERS + 2 * TD_MAX_GROUPS + 1),
 	       "td_counts: counters, group times and slices only");
 
-/* How much of struct td_counts this run fills (td_counts_use); all of it until told. */
-static int used_counters = TD_MAX_COUNTERS, used_groups = TD_MAX_GROUPS;
-
-void td_counts_use(int nr_counters, int nr_groups)
-{
-	used_counters =
-		nr_counters > 0 && nr_counters < TD_MAX_COUNTERS ? nr_counters : TD_MAX_COUNTERS;
-	used_groups = nr_groups > 0 && nr_groups < TD_MAX_GROUPS ? nr_groups : TD_MAX_GROUPS;
-}
-
-void td_counts_add(struct td_counts *acc, const struct td_counts *c)
-{
-	u64s_add(acc->count, c->count, used_counters);
-	u64s_add(acc->enabled_ns, c->enabled_ns, used_groups);
-	u64s_add(acc->running_ns, c->running_ns, used_groups);
-	acc->slices += c->slices;
-}
-
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out)
-{
-	/* Past the width both are zero: so is out, whatever it held. */
-	memset(out, 0, sizeof(*out));
-	u64s_sub(a->count, b->count, out->count, used_counters);
-	u64s_sub(a->enabled_ns, b->enabled_ns, out->enabled_ns, used_groups);
-	u64s_sub(a->running_ns, b->running_ns, out->running_ns, used_groups);
-	out->slices = a->slices >= b->slices ? a->slices - b->slices : 0;
-}
-
-bool td_counts_equal(const struct td_counts *a, const struct td_counts *b)
-{
-	if (a->slices != b->slices)
-		return false;
-	for (int i = 0; i < used_counters; i++)
-		if (a->count[i] != b->count[i])
-			return false;
-	for (int g = 0; g < used_groups; g++)
-		if (a->enabled_ns[g] != b->enabled_ns[g] || a->running_ns[g] != b->running_ns[g])
-			return false;
-	return true;
-}
-
 void totals_add(struct td_cpu_totals *acc, const struct td_cpu_totals *t)
 {
-	u64s_add((__u64 *)acc, (const __u64 *)t, NR_U64(*t));
+	td_u64s_add((__u64 *)acc, (const __u64 *)t, NR_U64(*t));
 }
 
 void totals_sub(const struct td_cpu_totals *a, const struct td_cpu_totals *b,
 		struct td_cpu_totals *out)
 {
-	u64s_sub((const __u64 *)a, (const __u64 *)b, (__u64 *)out, NR_U64(*a));
+	td_u64s_sub((const __u64 *)a, (const __u64 *)b, (__u64 *)out, NR_U64(*a));
 }
 
 double td_counts_scale(const struct td_counts *c)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <linux/types.h>
 #include "tdtrace.h"
 
@@ -21,23 +22,95 @@
 #define TD_SLOTS 0
 
 /*
- * The part of every struct td_counts a run fills: its first @nr_counters
- * counters and @nr_groups groups' times (the plan's widest PMU); the rest
+ * The part of a struct td_counts a run fills: its first @counters counters
+ * and @groups groups' times (the plan's widest PMU, plan.width); the rest
  * stays zero. add, sub and equal look at that part only: with many
  * entries, reading the counts the BPF program wrote is most of an
- * interval's work. Set once, by the plan; until then (and for 0 or too
- * many), the whole struct.
+ * interval's work. No global: each set of counts carries its own (struct
+ * entry_set.width, struct snapshot.width). TD_WIDTH_WHOLE, which is also
+ * what a zeroed width (and 0 or more than there are) means, is the whole
+ * struct: always right, only slower.
  */
-void td_counts_use(int nr_counters, int nr_groups);
+struct td_width {
+	int counters;
+	int groups;
+};
 
-/* acc += c, field by field. */
-void td_counts_add(struct td_counts *acc, const struct td_counts *c);
+#define TD_WIDTH_WHOLE ((struct td_width){ .counters = TD_MAX_COUNTERS, .groups = TD_MAX_GROUPS })
 
-/* out = a - b, field by field (b must not exceed a; saturates at 0 if it does); out is neither. */
-void td_counts_sub(const struct td_counts *a, const struct td_counts *b, struct td_counts *out);
+/*
+ * @w's counters and groups, all of them for 0 or too many: never past the
+ * arrays. Inline, with add, sub and equal below: a read runs them for
+ * every entry, and inline the width is worked out once per loop.
+ */
+static inline int td_width_counters(struct td_width w)
+{
+	return w.counters > 0 && w.counters < TD_MAX_COUNTERS ? w.counters : TD_MAX_COUNTERS;
+}
 
-/* a == b in every field the run fills. */
-bool td_counts_equal(const struct td_counts *a, const struct td_counts *b);
+static inline int td_width_groups(struct td_width w)
+{
+	return w.groups > 0 && w.groups < TD_MAX_GROUPS ? w.groups : TD_MAX_GROUPS;
+}
+
+/* acc[i] += v[i] and out[i] = a[i] - b[i] (0 if b[i] is larger), for i < @n. */
+static inline void td_u64s_add(__u64 *acc, const __u64 *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		acc[i] += v[i];
+}
+
+static inline void td_u64s_sub(const __u64 *a, const __u64 *b, __u64 *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = a[i] >= b[i] ? a[i] - b[i] : 0;
+}
+
+/* acc += c, field by field within @w. */
+static inline void td_counts_add(struct td_counts *acc, const struct td_counts *c,
+				 struct td_width w)
+{
+	int ng = td_width_groups(w);
+
+	td_u64s_add(acc->count, c->count, td_width_counters(w));
+	td_u64s_add(acc->enabled_ns, c->enabled_ns, ng);
+	td_u64s_add(acc->running_ns, c->running_ns, ng);
+	acc->slices += c->slices;
+}
+
+/*
+ * out = a - b, field by field within @w (b must not exceed a; saturates at
+ * 0 if it does), zero past it; out is neither.
+ */
+static inline void td_counts_sub(const struct td_counts *a, const struct td_counts *b,
+				 struct td_counts *out, struct td_width w)
+{
+	int ng = td_width_groups(w);
+
+	/* Past the width both are zero: so is out, whatever it held. */
+	memset(out, 0, sizeof(*out));
+	td_u64s_sub(a->count, b->count, out->count, td_width_counters(w));
+	td_u64s_sub(a->enabled_ns, b->enabled_ns, out->enabled_ns, ng);
+	td_u64s_sub(a->running_ns, b->running_ns, out->running_ns, ng);
+	out->slices = a->slices >= b->slices ? a->slices - b->slices : 0;
+}
+
+/* a == b in every field within @w. */
+static inline bool td_counts_equal(const struct td_counts *a, const struct td_counts *b,
+				   struct td_width w)
+{
+	int nc = td_width_counters(w), ng = td_width_groups(w);
+
+	if (a->slices != b->slices)
+		return false;
+	for (int i = 0; i < nc; i++)
+		if (a->count[i] != b->count[i])
+			return false;
+	for (int g = 0; g < ng; g++)
+		if (a->enabled_ns[g] != b->enabled_ns[g] || a->running_ns[g] != b->running_ns[g])
+			return false;
+	return true;
+}
 
 /*
  * perf's multiplexing scale of group 0, enabled / running: 1.0 when the

@@ -31,10 +31,10 @@ void entries_free(struct entry_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* acc->v[i] += e, its name and flags from e (the latest). */
-static void add_into(struct entry *into, const struct entry *e)
+/* acc->v[i] += e, within @w, its name and flags from e (the latest). */
+static void add_into(struct entry *into, const struct entry *e, struct td_width w)
 {
-	td_counts_add(&into->c, &e->c);
+	td_counts_add(&into->c, &e->c, w);
 	into->tgid = e->tgid;
 	into->flags = e->flags;
 	memcpy(into->comm, e->comm, sizeof(into->comm));
@@ -43,6 +43,7 @@ static void add_into(struct entry *into, const struct entry *e)
 int entries_add(struct entry_set *acc, const struct entry_set *delta)
 {
 	size_t i = 0, j = 0, n = 0, nr_new = 0, cap;
+	struct td_width w = acc->width;
 	struct entry *out;
 
 	/* Room for a merge first: on -ENOMEM, acc is as it was. */
@@ -57,7 +58,7 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta)
 		struct entry *e = TD_SEEK(acc->v, acc->nr, &i, &delta->v[k].key);
 
 		if (e)
-			add_into(e, &delta->v[k]);
+			add_into(e, &delta->v[k], w);
 		else
 			nr_new++;
 	}
@@ -92,12 +93,13 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta)
 bool entries_conserved(const struct entry_set *s, int nr_counters, bool times)
 {
 	const struct td_cpu_totals *t = &s->totals;
+	struct td_width w = s->width;
 	struct td_counts sum = {};
 
 	for (size_t i = 0; i < s->nr; i++)
-		td_counts_add(&sum, &s->v[i].c);
-	td_counts_add(&sum, &t->task_overflow);
-	td_counts_add(&sum, &t->untraced);
+		td_counts_add(&sum, &s->v[i].c, w);
+	td_counts_add(&sum, &t->task_overflow, w);
+	td_counts_add(&sum, &t->untraced, w);
 	for (int i = 0; i < nr_counters && i < TD_MAX_COUNTERS; i++)
 		if (sum.count[i] != t->all.count[i])
 			return false;
@@ -155,6 +157,7 @@ static int cmp_slots_then_key(const void *a, const void *b)
 size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 {
 	struct entry **exited, *folded;
+	struct td_width w = acc->width;
 	size_t nr_exited, nr_fold, nr_folded = 0, out = 0;
 
 	/* Fewer entries than that in all: no walk needed. */
@@ -191,7 +194,7 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 			f->flags = TD_TASK_EXITED;
 			strcpy(f->comm, "[exited]");
 		}
-		td_counts_add(&f->c, &e->c);
+		td_counts_add(&f->c, &e->c, w);
 		/* Marked to be dropped below: folded entries proper have start_ns 0. */
 		e->key.id = TD_FOLDED_ID;
 		e->key.start_ns = 1;
@@ -206,7 +209,7 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 			for (size_t m = 0; m < nr_folded; m++) {
 				if (folded[m].key.cgroup_id == e->key.cgroup_id &&
 				    folded[m].key.pmu == e->key.pmu) {
-					td_counts_add(&e->c, &folded[m].c);
+					td_counts_add(&e->c, &folded[m].c, w);
 					folded[m].key.start_ns = 1; /* merged */
 				}
 			}
@@ -258,6 +261,7 @@ static size_t *id_cell(size_t *tab, unsigned int bits, const struct cgroup_sampl
  */
 static int cgroup_view(const struct entry_set *s, int pmu, struct snapshot *view)
 {
+	struct td_width w = s->width;
 	unsigned int bits = 1;
 	size_t *tab, nr = 0;
 
@@ -278,7 +282,7 @@ static int cgroup_view(const struct entry_set *s, int pmu, struct snapshot *view
 			memset(&view->cgroups[nr].c, 0, sizeof(view->cgroups[nr].c));
 			*cell = ++nr;
 		}
-		td_counts_add(&view->cgroups[*cell - 1].c, &e->c);
+		td_counts_add(&view->cgroups[*cell - 1].c, &e->c, w);
 	}
 	if (nr) /* no rows: perhaps no buffer, and qsort must not get NULL */
 		qsort(view->cgroups, nr, sizeof(*view->cgroups), cmp_cgroup_id);
@@ -289,6 +293,8 @@ static int cgroup_view(const struct entry_set *s, int pmu, struct snapshot *view
 
 int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view)
 {
+	struct td_width w = s->width;
+
 	if (snapshot_reserve(view, with_tasks ? s->nr : 0, s->nr))
 		return -ENOMEM;
 	view->nr_tasks = 0;
@@ -307,7 +313,7 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 		for (j = i; j < s->nr && td_same_task(&s->v[j].key, &s->v[i].key); j++) {
 			if (!of_pmu(&s->v[j], pmu))
 				continue;
-			td_counts_add(&t->val.c, &s->v[j].c);
+			td_counts_add(&t->val.c, &s->v[j].c, w);
 			t->val.flags |= s->v[j].flags;
 			if (!most || s->v[j].c.count[0] > most->c.count[0])
 				most = &s->v[j];
@@ -324,12 +330,15 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 	if (cgroup_view(s, pmu, view))
 		return -ENOMEM;
 	view->totals = pmu < 0 ? s->totals : s->pmu_totals[pmu];
+	view->width = w;
 	return 0;
 }
 
-void tally_init(struct tally *t)
+void tally_init(struct tally *t, struct td_width width)
 {
 	memset(t, 0, sizeof(*t));
+	t->delta.width = width;
+	t->total.width = width;
 }
 
 int tally_step(struct tally *t)

@@ -26,6 +26,8 @@ struct entry {
 
 struct entry_set {
 	struct entry *v; /* sorted by key */
+	/* What its counts fill: every sum over the set looks that far. Zeroed: the whole struct. */
+	struct td_width width;
 	size_t nr, cap;
 	/* entries_add merges into this and swaps: no fresh memory at every interval. */
 	struct entry *spare;
@@ -41,7 +43,7 @@ int entries_reserve(struct entry_set *s, size_t n);
 void entries_sort(struct entry_set *s);
 void entries_free(struct entry_set *s);
 
-/* acc += delta: counts summed key by key, names and flags taken from delta. */
+/* acc += delta: counts summed key by key (acc's width), names and flags taken from delta. */
 int entries_add(struct entry_set *acc, const struct entry_set *delta);
 
 /*
@@ -63,20 +65,23 @@ size_t entries_fold_exited(struct entry_set *acc, size_t keep);
  * Rows for report_build, of the entries counted on core PMU @pmu (key.pmu;
  * -1: all): entries of one process summed into one task row (its cgroup:
  * where it ran most; none if !@with_tasks), entries of one cgroup into one
- * cgroup row, and that PMU's totals. @view's buffers are reused.
+ * cgroup row, and that PMU's totals; @view gets @s's width. @view's
+ * buffers are reused.
  */
 int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct snapshot *view);
 
 /*
  * A run's counts: what the last read found charged since the one before
- * (the interval, collector_read), and every interval summed (the summary).
+ * (the interval, collector_read), and every interval summed (the summary),
+ * both of the run's width. A zeroed tally is an empty one of the whole
+ * width, which tally_free takes.
  */
 struct tally {
 	struct entry_set delta;
 	struct entry_set total;
 };
 
-void tally_init(struct tally *t);
+void tally_init(struct tally *t, struct td_width width);
 
 /* Once delta is read: total += delta. 0 or -ENOMEM. */
 int tally_step(struct tally *t);

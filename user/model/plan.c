@@ -51,8 +51,8 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 	return 0;
 }
 
-/* Every count of the run fits the widest PMU's counters and groups (td_counts_use). */
-static void plan_counts_width(const struct plan *p)
+/* Every count of the run fits the widest PMU's counters and groups. */
+static struct td_width plan_counts_width(const struct plan *p)
 {
 	int nr = 1, groups = 1;
 
@@ -64,7 +64,7 @@ static void plan_counts_width(const struct plan *p)
 		if (cs->nr_groups > groups)
 			groups = cs->nr_groups;
 	}
-	td_counts_use(nr, groups);
+	return (struct td_width){ .counters = nr, .groups = groups };
 }
 
 int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
@@ -118,7 +118,7 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 				p->pmu_of[c] = i;
 				p->cpus[c] = true;
 			}
-	plan_counts_width(p);
+	p->width = plan_counts_width(p);
 	return 0;
 }
 

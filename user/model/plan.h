@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "model/pmu_desc.h"
 #include "model/counters.h"
+#include "model/counts.h"
 
 /* What one core PMU counts, and where. */
 struct pmu_plan {
@@ -38,6 +39,8 @@ struct plan {
 	int nr_pmus;
 	signed char pmu_of[PMU_MAX_CPUS]; /* index into pmus[] of each CPU, -1: not counted */
 	bool smt_on;
+	/* How much of every count the run fills: the widest PMU's counters and groups. */
+	struct td_width width;
 	char notes[PMU_MAX_CORE_PMUS][300]; /* core PMUs left out, and why ("cpu_atom CPUs 16-23:
 					       no TopDown model for ...") */
 	int nr_notes;

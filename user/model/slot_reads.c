@@ -10,6 +10,7 @@ long slots_read(const struct td_val *vals, struct slot_seen *seen, const struct 
 		size_t n, unsigned int closed, struct entry_set *delta, struct slot_ref *evict)
 {
 	unsigned int h = closed & 1;
+	struct td_width w = delta->width;
 	size_t nd = 0, ne = 0;
 
 	if (entries_reserve(delta, n))
@@ -28,16 +29,16 @@ long slots_read(const struct td_val *vals, struct slot_seen *seen, const struct 
 			struct slot_seen *s = &seen[order[k].slot];
 			const struct td_counts *now = &v->c[h];
 
-			if (!td_counts_equal(now, &s->half[h])) {
+			if (!td_counts_equal(now, &s->half[h], w)) {
 				struct entry *d = &delta->v[nd++];
 
 				d->key = order[k].key;
-				td_counts_sub(now, &s->half[h], &d->c);
+				td_counts_sub(now, &s->half[h], &d->c, w);
 				d->tgid = v->tgid;
 				d->flags = v->flags;
 				memcpy(d->comm, v->comm, sizeof(d->comm));
-				td_counts_add(&s->half[h], &d->c);
-			} else if (was_exited && td_counts_equal(&v->c[!h], &s->half[!h])) {
+				td_counts_add(&s->half[h], &d->c, w);
+			} else if (was_exited && td_counts_equal(&v->c[!h], &s->half[!h], w)) {
 				/*
 				 * Exited a whole interval ago, and charged neither
 				 * before this read nor since (the other half is being

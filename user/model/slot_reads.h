@@ -38,7 +38,8 @@ struct slot_seen {
  * entries that may leave the map: of a task already exited at the last
  * read, charged in neither half since. Returns how many went into @evict
  * (at most @n), or -ENOMEM. A slot newly in use must come with @seen
- * zeroed.
+ * zeroed. Counts are compared and subtracted within @delta's width (the
+ * run's: what the program fills).
  */
 long slots_read(const struct td_val *vals, struct slot_seen *seen, const struct slot_ref *order,
 		size_t n, unsigned int closed, struct entry_set *delta, struct slot_ref *evict);

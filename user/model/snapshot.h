@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "tdtrace.h"
+#include "model/counts.h"
 
 /* A process (or a thread with --per-thread), all its cgroups together. */
 struct td_task_key {
@@ -41,6 +42,7 @@ struct snapshot {
 	struct cgroup_sample *cgroups; /* sorted by id */
 	size_t nr_cgroups, cap_cgroups;
 	struct td_cpu_totals totals; /* summed over CPUs */
+	struct td_width width;	     /* what its counts fill (zeroed: the whole struct) */
 };
 
 int snapshot_reserve(struct snapshot *s, size_t tasks, size_t cgroups);
