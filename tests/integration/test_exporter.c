@@ -479,13 +479,24 @@ static int open_to(int port)
 }
 
 #define IDLE_CONNS  40
+#define MAX_CONNS   80 /* above libmicrohttpd's limit of 64 */
 #define SCRAPES	    10
 #define SCRAPE_MS   3000
 #define MAX_REOPENS 200000 /* bounds the reconnecting, whatever the server does */
 
 struct idlers {
-	int fd[IDLE_CONNS];
+	int fd[MAX_CONNS];
+	int n; /* connections held */
 	int port, reopened;
+	/*
+	 * Refused clients: each connection sends @hello once it is open (a
+	 * request line the server refuses), then a byte every 500 ms, which
+	 * keeps a connection from timing out. NULL: idle clients send nothing.
+	 */
+	const char *hello;
+	bool said[MAX_CONNS];
+	bool eof[MAX_CONNS]; /* the server shut its side: held on all the same */
+	long long trickled;
 };
 
 /*
@@ -496,25 +507,50 @@ struct idlers {
 static bool hold_idle(struct idlers *h, int ms, int scraper)
 {
 	long long end = itest_now_ms() + ms;
-	struct pollfd pfd[IDLE_CONNS + 1];
+	struct pollfd pfd[MAX_CONNS + 1];
 	char buf[256];
 
 	while (itest_now_ms() < end) {
-		for (int i = 0; i < IDLE_CONNS; i++) {
+		bool trickle = h->hello && itest_now_ms() - h->trickled >= 500;
+
+		for (int i = 0; i < h->n; i++) {
 			if (h->fd[i] < 0 && h->reopened < MAX_REOPENS) {
 				h->fd[i] = open_to(h->port);
+				h->said[i] = h->eof[i] = false;
 				h->reopened++;
 			}
-			pfd[i] = (struct pollfd){ .fd = h->fd[i], .events = POLLIN };
+			/* Closed for good (reset, or both sides shut): open another. */
+			if (trickle && h->said[i] && h->fd[i] >= 0 &&
+			    send(h->fd[i], "a", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+			    errno != EAGAIN) {
+				close(h->fd[i]);
+				h->fd[i] = -1;
+			}
+			pfd[i] = (struct pollfd){ .fd = h->fd[i],
+						  .events =
+							  (h->eof[i] ? 0 : POLLIN) |
+							  (h->hello && !h->said[i] ? POLLOUT : 0) };
 		}
-		pfd[IDLE_CONNS] = (struct pollfd){ .fd = scraper, .events = POLLIN };
-		if (poll(pfd, IDLE_CONNS + 1, 50) <= 0)
+		if (trickle)
+			h->trickled = itest_now_ms();
+		pfd[h->n] = (struct pollfd){ .fd = scraper, .events = POLLIN };
+		if (poll(pfd, h->n + 1, 50) <= 0)
 			continue;
-		if (scraper >= 0 && pfd[IDLE_CONNS].revents)
+		if (scraper >= 0 && pfd[h->n].revents)
 			return true;
-		for (int i = 0; i < IDLE_CONNS; i++) {
-			if (!pfd[i].revents || recv(h->fd[i], buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		for (int i = 0; i < h->n; i++) {
+			if ((pfd[i].revents & POLLOUT) && !h->said[i])
+				h->said[i] = send(h->fd[i], h->hello, strlen(h->hello),
+						  MSG_NOSIGNAL | MSG_DONTWAIT) > 0;
+			if (!(pfd[i].revents & ~POLLOUT) ||
+			    recv(h->fd[i], buf, sizeof(buf), MSG_DONTWAIT) > 0)
 				continue;
+			/* A refused client ignores the server's end of file, as an attacker would.
+			 */
+			if (h->hello && !(pfd[i].revents & (POLLERR | POLLHUP))) {
+				h->eof[i] = true;
+				continue;
+			}
 			close(h->fd[i]); /* closed by the server (or refused) */
 			h->fd[i] = -1;
 		}
@@ -523,23 +559,24 @@ static bool hold_idle(struct idlers *h, int ms, int scraper)
 }
 
 /*
- * 40 connections from 127.0.0.1 that never send anything, opened again
- * as soon as the server drops one: a scrape from 127.0.0.1 still gets its
+ * @conns connections from 127.0.0.1, opened again as soon as the server drops
+ * one, that send nothing (@hello NULL) or a request the server refuses
+ * and then a byte now and then: a scrape from 127.0.0.1 still gets its
  * 200 (9 of 10 within 3 s each).
  */
-static void test_idle_flood(void **state)
+static void flood(const char *hello, int conns)
 {
 	static const char get[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 				  "Connection: close\r\n\r\n";
 	char listen[32], reply[64];
 	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
-	struct idlers h = { .port = free_port() };
+	struct idlers h = { .port = free_port(), .hello = hello, .n = conns };
 	int served = 0, code;
 
 	itest_require_root();
 	snprintf(listen, sizeof(listen), "127.0.0.1:%d", h.port);
 	start(args);
-	for (int i = 0; i < IDLE_CONNS; i++)
+	for (int i = 0; i < h.n; i++)
 		h.fd[i] = -1;
 	hold_idle(&h, 1000, -1);
 	for (int n = 0; n < SCRAPES; n++) {
@@ -554,23 +591,44 @@ static void test_idle_flood(void **state)
 		    hold_idle(&h, SCRAPE_MS - (int)(itest_now_ms() - t0), fd))
 			got = recv(fd, reply, sizeof(reply) - 1, MSG_DONTWAIT);
 		reply[got > 0 ? got : 0] = '\0';
-		if (!strncmp(reply, "HTTP/1.1 200", 12))
+		if (got >= 12 && !memcmp(reply, "HTTP/1.1 200", 12))
 			served++;
 		else
-			print_message("scrape %d: '%.12s' after %lld ms\n", n, reply,
-				      itest_now_ms() - t0);
+			print_message("scrape %d: '%.12s' (%zd: %s) after %lld ms\n", n, reply, got,
+				      got < 0 ? strerror(errno) : "-", itest_now_ms() - t0);
 		close(fd);
 		hold_idle(&h, 100, -1);
 	}
-	for (int i = 0; i < IDLE_CONNS; i++)
+	for (int i = 0; i < h.n; i++)
 		if (h.fd[i] >= 0)
 			close(h.fd[i]);
-	print_message("%d of %d scrapes served among %d idle connections (%d opened)\n", served,
-		      SCRAPES, IDLE_CONNS, h.reopened);
+	print_message("%d of %d scrapes served among %d %s connections (%d opened)\n", served,
+		      SCRAPES, h.n, hello ? "refused" : "idle", h.reopened);
 	if (served < SCRAPES - 1)
 		fail_msg("only %d of %d scrapes served", served, SCRAPES);
 	code = itest_signal_and_wait(&td, SIGTERM, END_MS);
 	assert_int_equal(code, 0);
+}
+
+static void test_idle_flood(void **state)
+{
+	flood(NULL, IDLE_CONNS);
+}
+
+/*
+ * Requests of too many query arguments are answered 414 and half shut;
+ * 70 clients keep theirs open with a byte every 500 ms: more than
+ * libmicrohttpd's 64 slots, which they must not fill.
+ */
+static void test_refused_flood(void **state)
+{
+	static char hello[512];
+	size_t n = snprintf(hello, sizeof(hello), "GET /metrics?");
+
+	for (int i = 0; i < 70 && n + 3 < sizeof(hello); i++)
+		n += snprintf(hello + n, sizeof(hello) - n, "a&");
+	snprintf(hello + n, sizeof(hello) - n, " HTTP/1.1\r\nX-Slow: ");
+	flood(hello, 70);
 }
 
 /*
@@ -643,6 +701,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prometheus_scrapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_flood, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_flood, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_listen_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_in_use, setup, teardown),
 	};

@@ -13,6 +13,7 @@
 #include <microhttpd.h>
 #include "cli/listen.h"
 #include "exporter/http.h"
+#include "model/plan.h"
 #include "output/metrics_text.h"
 
 /*
@@ -22,10 +23,12 @@
  * new one makes the oldest idle one (no request being answered, none
  * waiting in its socket) close: a scraper sends its request at once and
  * is never the oldest idle one, however many idle connections are held.
- * libmicrohttpd's own limit is above ours, for those closing meanwhile.
+ * libmicrohttpd's own limit is far above ours, for those closing
+ * meanwhile: at that limit it refuses connections before we see them, so
+ * clients that reconnect at once must never reach it (EXPORTER_FILES).
  */
 #define LIVE_LIMIT	 16
-#define CONNECTION_LIMIT 64
+#define CONNECTION_LIMIT EXPORTER_FILES
 #define TIMEOUT_S	 10	    /* a client that sends nothing is dropped */
 #define MEMORY_LIMIT	 (16 << 10) /* per connection: bounds the request's size */
 /*
@@ -40,6 +43,7 @@ struct peer {
 	int fd;		       /* -1: a free slot */
 	bool busy;	       /* a request is being answered */
 	bool closing;	       /* told to close: no longer counted */
+	bool refused;	       /* answered 414, its write side shut: the first to go */
 	struct timespec since; /* opened, or its last request answered */
 };
 
@@ -115,7 +119,7 @@ static void notify(void *cls, struct MHD_Connection *conn, void **ctx,
 {
 	struct exporter *e = cls;
 	const union MHD_ConnectionInfo *ci;
-	struct peer *p = NULL, *oldest = NULL;
+	struct peer *p = NULL, *oldest = NULL, *refused = NULL;
 	int live = 0;
 
 	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -134,7 +138,11 @@ static void notify(void *cls, struct MHD_Connection *conn, void **ctx,
 		if (q->closing)
 			continue;
 		live++;
-		if (idle(q) && (!oldest || before(&q->since, &oldest->since)))
+		/* Refused, but kept open by a client that trickles bytes: counted, and first out.
+		 */
+		if (q->refused)
+			refused = refused ? refused : q;
+		else if (idle(q) && (!oldest || before(&q->since, &oldest->since)))
 			oldest = q;
 	}
 	if (!ci || !p)
@@ -142,8 +150,9 @@ static void notify(void *cls, struct MHD_Connection *conn, void **ctx,
 	*p = (struct peer){ .fd = ci->connect_fd };
 	clock_gettime(CLOCK_MONOTONIC, &p->since);
 	*ctx = p;
+	/* Who goes: a refused one, else the oldest idle one, else the newcomer. */
 	if (live >= LIVE_LIMIT)
-		drop(oldest ? oldest : p);
+		drop(refused ? refused : oldest ? oldest : p);
 }
 
 /* A request answered (or failed): its connection is idle from now. */
@@ -172,9 +181,17 @@ static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
 
 	for (const char *q = strchr(uri, '?'); q && *q; q++)
 		args += *q == '&';
+	/* A request from now on: its bytes may all be read, it is no idle client. */
+	if (p)
+		p->busy = true;
 	if (p && args > MAX_QUERY_ARGS) {
 		send(p->fd, too_long, sizeof(too_long) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-		p->closing = true;
+		/*
+		 * Only the write side: a full shutdown could reset the connection
+		 * before the client reads the answer. Its slot stays counted, so
+		 * that such connections held open cannot fill libmicrohttpd's.
+		 */
+		p->refused = true;
 		shutdown(p->fd, SHUT_WR);
 	}
 	return NULL;

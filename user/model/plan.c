@@ -165,5 +165,5 @@ unsigned long plan_files(const struct plan *p, const struct options *o)
 	for (int i = 0; i < p->nr_pmus; i++)
 		files += p->pmus[i].nr_cpus * (p->pmus[i].counters.nr + 1);
 	/* + 1 per CPU: --per-cgroup's cgroup-switches trigger. */
-	return files + o->nr_pids + TD_FILES_FIXED;
+	return files + o->nr_pids + (o->listen ? EXPORTER_FILES : 0) + TD_FILES_FIXED;
 }

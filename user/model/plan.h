@@ -66,9 +66,15 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p);
 
 /*
+ * --listen: connections the exporter's HTTP server may hold at once, most
+ * of them closing (it keeps 16 live; see exporter/http.c).
+ */
+#define EXPORTER_FILES 256
+
+/*
  * File descriptors the run will hold: a counter per event per CPU, the
- * cgroup-switch trigger per CPU, -p's pidfds, and room for the BPF
- * object's maps, programs and links, stdio and -o.
+ * cgroup-switch trigger per CPU, -p's pidfds, the exporter's connections,
+ * and room for the BPF object's maps, programs and links, stdio and -o.
  */
 unsigned long plan_files(const struct plan *p, const struct options *o);
 
