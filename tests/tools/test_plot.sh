@@ -209,6 +209,22 @@ if run plain_titles 0 "$tmp/cgnames.jsonl" -o "$tmp/cgnames.svg" --top 2; then
 	fi
 fi
 
+# A title and a FILE name that are not UTF-8 (argv bytes, as a shell gives
+# them): drawn with U+FFFD, the SVG valid, no traceback.
+cp "$SW" "$tmp/run-$(printf '\377').jsonl"
+if run argv_bytes 0 "$tmp/run-$(printf '\377').jsonl" -o "$tmp/bytes.svg" &&
+	run argv_title 0 "$SW" -o "$tmp/title.svg" --title "x$(printf '\376')y"; then
+	if ! svg_texts "$tmp/bytes.svg" >"$tmp/texts" 2>"$tmp/err2" ||
+		! svg_texts "$tmp/title.svg" >>"$tmp/texts" 2>>"$tmp/err2"; then
+		fail argv_names "not an SVG: $(cat "$tmp/err2")"
+	elif ! grep -q "run-$(printf '\357\277\275').jsonl" "$tmp/texts" ||
+		! grep -qxF "x$(printf '\357\277\275')y" "$tmp/texts"; then
+		fail argv_names "no U+FFFD in the titles: $(head -3 "$tmp/texts")"
+	else
+		ok argv_names
+	fi
+fi
+
 # Bad input: the documented status, a one-line message that says what
 # went wrong, and no picture.
 # bad NAME STATUS MESSAGE OUT ARGS...: tdtrace-plot ARGS exits STATUS, says
