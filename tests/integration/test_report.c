@@ -32,10 +32,11 @@ static int teardown(void **state)
 }
 
 /* Run "tdtrace report ARGS FILE" on @text; its stdout, stderr and exit code. */
-static int report(const char *text, bool json, char **out, char **err)
+/* tdtrace report [@mode] on @text; @mode NULL: the table. */
+static int report_as(const char *text, const char *mode, char **out, char **err)
 {
 	char path[] = "/tmp/tdtrace-report-XXXXXX";
-	const char *args[] = { "report", json ? "--json" : path, json ? path : NULL, NULL };
+	const char *args[] = { "report", mode ? mode : path, mode ? path : NULL, NULL };
 	int fd = mkstemp(path), ret;
 
 	assert_true(fd >= 0);
@@ -51,6 +52,11 @@ static int report(const char *text, bool json, char **out, char **err)
 	ret = itest_exit_code(&child);
 	itest_proc_release(&child);
 	return ret;
+}
+
+static int report(const char *text, bool json, char **out, char **err)
+{
+	return report_as(text, json ? "--json" : NULL, out, err);
 }
 
 static void expect(json_t *o, const char *name, double percent)
@@ -511,6 +517,27 @@ static void test_software_lines(void **state)
 	free(err);
 }
 
+/*
+ * --format=toplev-csv has no rows for CPU time: each --software line is
+ * refused by FILE:LINE, as the live tracer refuses the two together.
+ */
+static void test_software_toplev(void **state)
+{
+	char *out, *err;
+	int lines = 0;
+
+	(void)state;
+	assert_int_equal(report_as(software_lines, "--format=toplev-csv", &out, &err), 1);
+	print_message("%s", err);
+	for (const char *l = software_lines; *l; l = strchr(l, '\n') + 1)
+		lines += *l != '\n';
+	assert_int_equal(itest_count_lines(err), lines);
+	assert_non_null(strstr(err, ":1: a --software line has no TopDown nodes"));
+	assert_int_equal(itest_count_lines(out), 1); /* the header only */
+	free(out);
+	free(err);
+}
+
 /* A real --software recording round trips (root and BPF; skips without). */
 static void test_software_recording(void **state)
 {
@@ -683,6 +710,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_control_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_software_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_software_toplev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_software_recording, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_signals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_goes_away, setup, teardown),

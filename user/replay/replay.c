@@ -189,8 +189,8 @@ static int software_line(struct replay *r, json_t *o, json_t *counts, const char
 
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return refuse(r, "bad count for cpu-clock: not an integer >= 0");
-	if (r->toplev)
-		return 0; /* no TopDown nodes */
+	if (r->toplev) /* as the live tracer refuses --format=toplev-csv with --software */
+		return refuse(r, "a --software line has no TopDown nodes for --format=toplev-csv");
 	if (r->json) {
 		json_line(r, o);
 		return 0;
