@@ -155,6 +155,9 @@ static void test_listen(void **state)
 	assert_string_equal(host, "127.0.0.1");
 	assert_int_equal(listen_parse("localhost:9466", host, sizeof(host), &port), 0);
 	assert_string_equal(host, "127.0.0.1");
+	/* Host names are not case-sensitive. */
+	assert_int_equal(listen_parse("LocalHost:9466", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
 	for (const char *bad = "0\0"
 			       "65536\0"
 			       "x\0"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cli/listen.h"
 
 static bool is_address(const char *host)
@@ -47,7 +48,7 @@ int listen_parse(const char *addr_port, char *host, size_t size, unsigned int *p
 		snprintf(host, size, "127.0.0.1");
 	}
 	/* The one name taken: no resolver, no choice between two addresses. */
-	if (!strcmp(host, "localhost"))
+	if (!strcasecmp(host, "localhost"))
 		snprintf(host, size, "127.0.0.1");
 	if (!is_address(host))
 		return -EINVAL;
