@@ -84,8 +84,10 @@ static int set_cpu_layouts(struct tracer *tr, const struct plan *p)
 		err = relayout(tr, cpu, &l);
 		if (err == -ENXIO) {
 			say(stderr, "CPU %d went offline: not counted until it returns", cpu);
+			/* As the hotplug path does; not one of the CPUs counting announced. */
 			tr->cpus[cpu] = false;
-			tr->pmu_of[cpu] = -1;
+			cpu_groups_close_cpu(&tr->groups[k], cpu);
+			tr->groups[k].nr_open--;
 		} else if (err) {
 			return err;
 		}
