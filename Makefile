@@ -220,7 +220,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -I
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
 	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
 	replay/replay model/models model/models_intel model/models_amd model/decode model/decoder \
-	model/expr model/counts output/table output/toplev_csv model/k8s_meta)
+	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 

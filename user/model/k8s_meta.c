@@ -21,6 +21,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "model/k8s_meta.h"
+#include "model/utf8.h"
 
 struct keys {
 	const char *map_name; /* for messages */
@@ -60,9 +61,9 @@ static const struct keys docker_keys = {
 
 /*
  * Copy @len bytes of @src into @dst (@size > 0), NUL-terminated: control
- * characters (C0 with NUL, DEL, C1 as UTF-8) become '?', and the copy
- * stops before the first character that does not fit whole. A byte that
- * does not start a complete UTF-8 sequence is a '?' too.
+ * characters (C0 with NUL, DEL, C1) and bytes of no valid UTF-8 sequence
+ * (utf8_seq_len) become '?', and the copy stops before the first
+ * character that does not fit whole.
  */
 static void copy_clean(char *dst, size_t size, const char *src, size_t len)
 {
@@ -70,18 +71,15 @@ static void copy_clean(char *dst, size_t size, const char *src, size_t len)
 	size_t i = 0, o = 0;
 
 	while (i < len) {
-		unsigned char c = s[i];
-		size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-		size_t k;
+		size_t n = utf8_seq_len(s + i, len - i);
+		bool control =
+			s[i] < 0x20 || s[i] == 0x7f || (n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0);
 
-		for (k = 1; k < n; k++)
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				break;
-		if (n == 0 || k < n || c < 0x20 || c == 0x7f || (c == 0xc2 && s[i + 1] < 0xa0)) {
+		if (!n || control) {
 			if (o + 1 >= size)
 				break;
 			dst[o++] = '?';
-			i += n > 0 && k == n ? n : 1;
+			i += n ? n : 1;
 			continue;
 		}
 		if (o + n >= size)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/json_writer.h"
-#include "output/utf8.h"
+#include "model/utf8.h"
 
 /* Does @c pass through json_write_string unchanged? */
 static bool plain_byte(unsigned char c)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/metrics_text.h"
-#include "output/utf8.h"
+#include "model/utf8.h"
 
 void metrics_begin(struct metrics_text *m, FILE *f, bool openmetrics)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* UTF-8 well-formedness. See utf8.h. */
-#include "output/utf8.h"
+#include "model/utf8.h"
 
 size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
