@@ -8,9 +8,14 @@ set -eu
 # valgrind and libclang-rt-14-dev (clang's ASan, UBSan and libFuzzer runtimes,
 # only recommended by clang) are for make sanitize, valgrind and fuzz;
 # python3-matplotlib is for tools/tdtrace-plot and its test.
+# podman (with runc and uidmap), busybox-static and mmdebstrap run real containers
+# for the Kubernetes tests: containers with the CRI runtimes' annotations,
+# and tdtrace's own image built from a Debian root file system made here;
+# python3-yaml checks the manifests in deploy/.
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config \
 libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev \
-mandoc prometheus python3-matplotlib libmicrohttpd-dev"
+mandoc prometheus python3-matplotlib libmicrohttpd-dev \
+podman runc uidmap busybox-static mmdebstrap python3-yaml"
 
 missing=""
 for p in $PKGS; do
