@@ -5,6 +5,10 @@
  */
 #include "itest.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 long long itest_now_ms(void)
 {
 	struct timespec ts;
@@ -865,4 +869,20 @@ int itest_wait_td_orphans_gone(long long min_prog, long long min_map, long timeo
 			return total;
 		itest_sleep_ms(50);
 	}
+}
+
+/* ------------------------------------------------------------- network */
+
+int itest_free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
 }

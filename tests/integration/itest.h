@@ -327,4 +327,9 @@ bool itest_bpf_id_held(bool map, unsigned int id);
 int itest_wait_td_orphans_gone(long long min_prog, long long min_map, long timeout_ms, char *left,
 			       size_t len);
 
+/* ------------------------------------------------------------- network */
+
+/* A loopback port free now (the kernel's choice for port 0); fails the test if none. */
+int itest_free_port(void);
+
 #endif /* TDTRACE_ITEST_H */

@@ -68,21 +68,6 @@ static void start(const char *const args[])
 	assert_int_equal(code, 0);
 }
 
-/* A loopback port free now (the kernel's choice for port 0). */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	port = ntohs(a.sin_port);
-	close(fd);
-	return port;
-}
-
 /* Run a shell command; its stdout (caller frees) and exit status. */
 static char *sh(const char *cmd, int *status)
 {
@@ -142,7 +127,7 @@ static void test_scrapes(void **state)
 			       "5",	     "-I",	 "200",	 NULL };
 	uint64_t spun_ns = 0, base_ns = 0;
 	char *body, *out, *err;
-	int status, port = free_port(), code, idle;
+	int status, port = itest_free_port(), code, idle;
 	double got;
 
 	itest_require_root();
@@ -285,7 +270,7 @@ static void test_prometheus_scrapes(void **state)
 	char *prom_argv[8], flag_cfg[300], flag_data[300], flag_web[64];
 	char *spin_argv[] = { NULL, "-w", "2.0", NULL };
 	char namer[PATH_MAX + 64], *namer_argv[] = { namer, "a\"b\\c\nd\xff", "60000", NULL };
-	int port = free_port(), prom_port = free_port(), code;
+	int port = itest_free_port(), prom_port = itest_free_port(), code;
 	uint64_t usage0 = 0, usage1 = 0;
 	char rel[PATH_MAX];
 	double got = NAN;
@@ -405,7 +390,7 @@ static void test_hostile_clients(void **state)
 {
 	char listen[32], *big, *reply, *out;
 	const char *args[] = { "--software", "--json", "--listen", listen, "-I", "100", NULL };
-	int port = free_port(), code, before, after;
+	int port = itest_free_port(), code, before, after;
 	size_t n = 64 << 10;
 
 	itest_require_root();
@@ -570,7 +555,7 @@ static void flood(const char *hello, int conns)
 				  "Connection: close\r\n\r\n";
 	char listen[32], reply[64];
 	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
-	struct idlers h = { .port = free_port(), .hello = hello, .n = conns };
+	struct idlers h = { .port = itest_free_port(), .hello = hello, .n = conns };
 	int served = 0, code;
 
 	itest_require_root();
@@ -639,7 +624,7 @@ static void test_listen_names(void **state)
 {
 	char listen[48], cmd[128], *body, *err;
 	const char *args[] = { "--software", "--listen", listen, "-I", "200", NULL };
-	int port = free_port(), status;
+	int port = itest_free_port(), status;
 
 	itest_require_root();
 	if (!have("curl"))
