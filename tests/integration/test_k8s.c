@@ -36,6 +36,7 @@
 #include "itest.h"
 
 #include <elf.h>
+#include <ftw.h>
 #include <math.h>
 
 #define TOLERANCE_PCT 2.0
@@ -831,6 +832,11 @@ static void note_pod(const char *rel)
 	}
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
 /*
  * Remove what the test made: tdtrace runs, containers, pod cgroups (and
  * the kubepods parents podman made), the temporary directory. With
@@ -884,10 +890,10 @@ static void clean_up(bool check)
 		if (!parent_existed[i])
 			remove_cgroup_everywhere(pod_parents[i]);
 	if (*tmpdir && !strncmp(tmpdir, "/tmp/tdtrace-k8s-", 17)) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		code = system(cmd);
+		/* Depth first, not through symlinks (the hostile test plants one). */
+		code = nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		if (code || is_dir(tmpdir))
+			print_message("could not remove %s: %s\n", tmpdir, strerror(errno));
 		if (check && (code || is_dir(tmpdir)))
 			fail_msg("could not remove %s", tmpdir);
 	}
