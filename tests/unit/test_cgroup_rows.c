@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "model/cgroup_rows.h"
 #include "model/counts.h" /* TD_SLOTS */
+#include "k8s_names.h"
 
 /* A names table by hand (sorted by id), so no file system is involved. */
 static struct cgroup_name name_table[] = {
@@ -229,12 +230,8 @@ static struct cgroup_names kube = {
 static void put(enum container_kind kind, const char *id, const char *ns, const char *pod,
 		const char *ctr, const char *uid, bool sandbox)
 {
-	struct k8s_meta m = { .sandbox = sandbox };
+	struct k8s_meta m = k8s_names(ns, pod, ctr, uid, sandbox);
 
-	snprintf(m.namespace, sizeof(m.namespace), "%s", ns);
-	snprintf(m.pod, sizeof(m.pod), "%s", pod);
-	snprintf(m.container, sizeof(m.container), "%s", ctr);
-	snprintf(m.pod_uid, sizeof(m.pod_uid), "%s", uid);
 	assert_int_equal(k8s_table_put(&kube.k8s, kind, id, &m), 0);
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/k8s_table.h"
+#include "k8s_names.h"
 
 #define ID_A "9a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
 #define ID_B "4f7c3e1a9b2d8c6e5a0f1b3d7e9c2a4b6d8f0e1c3a5b7d9f2e4c6a8b0d1f3e5a"
@@ -23,23 +24,11 @@
 	"/kubepods.slice/kubepods-burstable.slice/"                                                \
 	"kubepods-burstable-pod17bc79bd_5b4f_4e22_931a_9862d25aed77.slice"
 
-static struct k8s_meta meta(const char *ns, const char *pod, const char *ctr, const char *uid,
-			    bool sandbox)
-{
-	struct k8s_meta m = { .sandbox = sandbox };
-
-	snprintf(m.namespace, sizeof(m.namespace), "%s", ns);
-	snprintf(m.pod, sizeof(m.pod), "%s", pod);
-	snprintf(m.container, sizeof(m.container), "%s", ctr);
-	snprintf(m.pod_uid, sizeof(m.pod_uid), "%s", uid);
-	return m;
-}
-
 static void test_put_get_replace(void **state)
 {
 	struct k8s_table t = { 0 };
-	struct k8s_meta a = meta("shop", "web-1", "nginx", UID, false);
-	struct k8s_meta b = meta("shop", "web-1", "sidecar", UID, false);
+	struct k8s_meta a = k8s_names("shop", "web-1", "nginx", UID, false);
+	struct k8s_meta b = k8s_names("shop", "web-1", "sidecar", UID, false);
 	const struct k8s_meta *got;
 
 	(void)state;
@@ -67,8 +56,8 @@ static void test_put_get_replace(void **state)
 static void test_kinds_apart(void **state)
 {
 	struct k8s_table t = { 0 };
-	struct k8s_meta d = meta("a", "p", "docker-one", "", false);
-	struct k8s_meta c = meta("b", "q", "containerd-one", "", false);
+	struct k8s_meta d = k8s_names("a", "p", "docker-one", "", false);
+	struct k8s_meta c = k8s_names("b", "q", "containerd-one", "", false);
 
 	(void)state;
 	assert_int_equal(k8s_table_put(&t, CONTAINER_DOCKER, ID_A, &d), 0);
@@ -113,7 +102,7 @@ static void test_many_random(void **state)
 
 		snprintf(id, sizeof(id), "%064x", i / 4 * 2654435761u);
 		snprintf(ns, sizeof(ns), "ns%u", i);
-		m = meta(ns, "p", "c", "", false);
+		m = k8s_names(ns, "p", "c", "", false);
 		assert_int_equal(k8s_table_put(&t, kinds[i % 4], id, &m), 0);
 	}
 	assert_int_equal(t.nr, N);
@@ -139,7 +128,7 @@ static void test_many_random(void **state)
 static void test_bad_ids(void **state)
 {
 	struct k8s_table t = { 0 };
-	struct k8s_meta m = meta("a", "b", "c", "", false);
+	struct k8s_meta m = k8s_names("a", "b", "c", "", false);
 	char id[80];
 
 	(void)state;
@@ -166,10 +155,10 @@ static void fill(struct k8s_table *t)
 	struct k8s_meta m;
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		m = meta("shop", "web", container_kind_name(kinds[i]), UID, false);
+		m = k8s_names("shop", "web", container_kind_name(kinds[i]), UID, false);
 		assert_int_equal(k8s_table_put(t, kinds[i], ID_A, &m), 0);
 	}
-	m = meta("shop", "web", "", UID, false);
+	m = k8s_names("shop", "web", "", UID, false);
 	assert_int_equal(k8s_table_put(t, CONTAINER_POD, UID, &m), 0);
 }
 
@@ -257,7 +246,7 @@ static void test_find_monitor(void **state)
 
 static void test_container_name(void **state)
 {
-	struct k8s_meta m = meta("shop", "web", "pause", UID, true);
+	struct k8s_meta m = k8s_names("shop", "web", "pause", UID, true);
 
 	(void)state;
 	assert_string_equal(k8s_container_name(&m), "POD");
@@ -269,7 +258,7 @@ static void test_container_name(void **state)
 
 static void test_format_label(void **state)
 {
-	struct k8s_meta m = meta("shop", "web-7d4b9c8f6-x2x9q", "nginx", UID, false);
+	struct k8s_meta m = k8s_names("shop", "web-7d4b9c8f6-x2x9q", "nginx", UID, false);
 	char buf[600];
 
 	(void)state;
@@ -278,10 +267,10 @@ static void test_format_label(void **state)
 	m.sandbox = true;
 	k8s_format_label(&m, buf, sizeof(buf));
 	assert_string_equal(buf, "shop/web-7d4b9c8f6-x2x9q/POD");
-	m = meta("shop", "web-7d4b9c8f6-x2x9q", "", UID, false); /* the pod's own cgroup */
+	m = k8s_names("shop", "web-7d4b9c8f6-x2x9q", "", UID, false); /* the pod's own cgroup */
 	k8s_format_label(&m, buf, sizeof(buf));
 	assert_string_equal(buf, "shop/web-7d4b9c8f6-x2x9q");
-	m = meta("shop", "", "", "", false); /* a namespace, rolled up */
+	m = k8s_names("shop", "", "", "", false); /* a namespace, rolled up */
 	k8s_format_label(&m, buf, sizeof(buf));
 	assert_string_equal(buf, "shop");
 	/* The longest names fit the label a row has. */
@@ -295,7 +284,7 @@ static void test_format_label(void **state)
 /* Too small a buffer: cut, NUL-terminated, nothing written past it. */
 static void test_format_label_small(void **state)
 {
-	struct k8s_meta m = meta("shop", "web-7d4b9c8f6-x2x9q", "nginx", UID, false);
+	struct k8s_meta m = k8s_names("shop", "web-7d4b9c8f6-x2x9q", "nginx", UID, false);
 	char buf[16];
 
 	(void)state;
