@@ -464,6 +464,8 @@ static void test_k8s_group_pod(void **state)
 	assert_false(web->idle);
 	assert_true(web->id & K8S_GROUP_ID_BIT);
 	assert_true(api->id & K8S_GROUP_ID_BIT);
+	/* A signed 64-bit integer still: JSON readers take no more. */
+	assert_true(web->id <= INT64_MAX && api->id <= INT64_MAX && dns->id <= INT64_MAX);
 	assert_true(web->id != api->id && web->id != dns->id && api->id != dns->id);
 	assert_int_equal(web->label.kind, CONTAINER_POD);
 	assert_string_equal(web->label.label, "shop/web");

@@ -679,6 +679,50 @@ static void test_k8s_container_object(void **state)
 	kr_free(&k);
 }
 
+/* --group-by: a rolled-up row is no cgroup ("cgroup": null), named by its pod or namespace. */
+static void test_k8s_rolled_up(void **state)
+{
+	struct k8s_report k;
+	json_t *v[16], *o;
+	size_t nr;
+
+	(void)state;
+	kr_build(&k, false, true, GROUP_POD, "shop", "api");
+	nr = cgroup_lines(&k, v, 16);
+	assert_int_equal(nr, 4); /* idle, sshd, web, api */
+	o = line_of(v, nr, "label", "shop/web", 0);
+	assert_true(json_is_null(json_object_get(o, "cgroup")));
+	assert_null(json_object_get(o, "depth"));
+	assert_true((__u64)json_integer_value(json_object_get(o, "cgroup_id")) & K8S_GROUP_ID_BIT);
+	assert_false(json_is_true(json_object_get(o, "idle")));
+	assert_string_equal(field(o, "kind"), "pod");
+	assert_string_equal(field(o, "pod_uid"), KR_UID1);
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "web");
+	assert_string_equal(field(o, "name"), "");
+	assert_false(sandbox(o));
+	/* web's own cgroup, nginx and the sandbox: 3 + 4 + 5 thousand slots */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "counts"), "slots")),
+			 12000);
+	o = line_of(v, nr, NULL, NULL, KR_ID_SSHD);
+	assert_string_equal(json_string_value(json_object_get(o, "cgroup")), KR_SSHD);
+	lines_free(v, nr);
+	kr_free(&k);
+
+	kr_build(&k, true, true, GROUP_NAMESPACE, "shop", "api");
+	nr = cgroup_lines(&k, v, 16);
+	assert_int_equal(nr, 3); /* idle, sshd, shop */
+	o = line_of(v, nr, "label", "shop", 0);
+	assert_true(json_is_null(json_object_get(o, "cgroup")));
+	assert_string_equal(field(o, "kind"), "none");
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "");
+	assert_string_equal(field(o, "pod_uid"), "");
+	assert_string_equal(field(o, "name"), "");
+	lines_free(v, nr);
+	kr_free(&k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_fast_numbers_match_printf),
 		cmocka_unit_test(test_k8s_container_object),
+		cmocka_unit_test(test_k8s_rolled_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
