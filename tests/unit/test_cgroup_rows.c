@@ -536,6 +536,30 @@ static void test_k8s_group_namespace(void **state)
 	cgroup_rows_free(rows, nr);
 }
 
+/*
+ * containerd before 1.6.11 does not write the pod's UID: a pod rolled up
+ * from such containers still has the UID their cgroups' paths give.
+ */
+static void test_k8s_group_pod_uid(void **state)
+{
+	struct cgroup_rows_opts o = { .depth = -1, .containers = true, .group_by = GROUP_POD };
+	struct cgroup_sample v[] = { sample(71, 50) };
+	const struct cgroup_row *dns;
+	struct cgroup_row *rows;
+	size_t nr;
+
+	put(CONTAINER_CONTAINERD, CD, "kube-system", "coredns", "coredns", "", false);
+	assert_int_equal(cgroup_rows_build(v, 1, &kube, &o, &rows, &nr), 0);
+	assert_int_equal(nr, 1);
+	dns = group_row(rows, nr, "kube-system", "coredns");
+	assert_non_null(dns);
+	assert_string_equal(dns->label.label, "kube-system/coredns");
+	assert_string_equal(dns->label.pod_uid, UID3);
+	assert_string_equal(dns->label.id, UID3);
+	assert_string_equal(dns->k8s->pod_uid, UID3);
+	cgroup_rows_free(rows, nr);
+}
+
 static void test_empty(void **state)
 {
 	struct cgroup_rows_opts o = { .depth = -1 };
@@ -568,6 +592,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_k8s_group_pod, setup_kube, teardown_kube),
 		cmocka_unit_test_setup_teardown(test_k8s_group_namespace, setup_kube,
 						teardown_kube),
+		cmocka_unit_test_setup_teardown(test_k8s_group_pod_uid, setup_kube, teardown_kube),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_path_depth),
 	};

@@ -188,6 +188,9 @@ static int group_rows(struct cgroup_row *rows, size_t *nr, enum cgroup_group by)
 		if (!r->k8s)
 			continue;
 		r->id = group_key(r->k8s, by, &key);
+		/* containerd < 1.6.11 does not write the pod's UID: its cgroup's path has it. */
+		if (by == GROUP_POD && !key.pod_uid[0])
+			memcpy(key.pod_uid, r->label.pod_uid, sizeof(key.pod_uid));
 		r->group = malloc(sizeof(*r->group));
 		if (!r->group)
 			return -ENOMEM;
