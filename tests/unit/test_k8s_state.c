@@ -663,6 +663,9 @@ static void test_default_roots(void **state)
  */
 #define ID_C	 "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
 #define ID_D	 "d00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00d"
+#define ID_E	 "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0"
+#define ID_F	 "f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0"
+#define ID_G	 "a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0"
 #define PATH_UID "17bc79bd-5b4f-4e22-931a-9862d25aed77"
 #define POD_DIR                                                                                    \
 	"/kubepods.slice/kubepods-burstable.slice/"                                                \
@@ -676,6 +679,9 @@ static struct cgroup_name cover_paths[] = {
 	{ 52, POD_DIR "/cri-containerd-" ID_A ".scope/nested.scope" },
 	{ 53, POD_DIR "/cri-containerd-" ID_B ".scope" },
 	{ 55, POD_DIR "/cri-containerd-" ID_C ".scope" },
+	{ 56, POD_DIR "/cri-containerd-" ID_E ".scope" },
+	{ 57, POD_DIR "/cri-containerd-" ID_F ".scope" },
+	{ 58, POD_DIR "/cri-containerd-" ID_G ".scope" },
 	/* A pod whose path has the files' UID. */
 	{ 60, "/kubepods/besteffort/pod" UID },
 	{ 61, "/kubepods/besteffort/pod" UID "/" ID_B },
@@ -744,6 +750,20 @@ static void cover_silent(struct k8s_names *n, const struct entry_set *s)
 	k8s_names_cover(n, &cover_names, s, w.f);
 	assert_string_equal(said_close(&w), "");
 	free(w.buf);
+}
+
+static int count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static int count_lines(const char *s)
+{
+	return count_of(s, "\n");
 }
 
 static void test_cover(void **state)
@@ -847,6 +867,46 @@ static void test_cover_said_once(void **state)
 	k8s_names_free(n);
 }
 
+/*
+ * Containers with no state file at all (outside Kubernetes) cost one line
+ * a run, the first; each broken file is still said, once.
+ */
+static void test_cover_missing_said_once(void **state)
+{
+	/* C and G broken, E and F without a file, A named */
+	static const __u64 first[] = { 51, 55, 56 }, then[] = { 56, 57, 58, 55 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	char path[PATH_MAX], *text;
+	struct entry v[8];
+	struct entry_set s;
+	struct said w;
+
+	(void)state;
+	assert_non_null(n);
+	plant_cover();
+	file_path(path, sizeof(path), root_containerd, ID_G, "config.json");
+	write_file(path, "[", 1);
+	said_open(&w);
+	charged(&s, v, first);
+	k8s_names_cover(n, &cover_names, &s, w.f);
+	charged(&s, v, then);
+	for (int i = 0; i < 3; i++)
+		k8s_names_cover(n, &cover_names, &s, w.f);
+	text = said_close(&w);
+	assert_int_equal(count_lines(text), 3);
+	assert_int_equal(count_of(text, "no state file"), 1);
+	assert_non_null(strstr(text, ID_E
+			       ": no state file; its container is shown without "
+			       "Kubernetes names (other containers without one are not said)\n"));
+	assert_null(strstr(text, ID_F));
+	assert_int_equal(count_of(text, ID_C "/config.json: "), 1);
+	assert_int_equal(count_of(text, ID_G "/config.json: malformed JSON"), 1);
+	assert_non_null(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_A));
+	assert_int_equal(cover_names.k8s.nr, 2); /* A and its pod */
+	free(text);
+	k8s_names_free(n);
+}
+
 /* No cache (neither --containers nor --listen): nothing is read, nothing said. */
 static void test_cover_no_cache(void **state)
 {
@@ -929,6 +989,7 @@ int main(void)
 		C(test_cover),
 		C(test_cover_pod_alone),
 		C(test_cover_said_once),
+		C(test_cover_missing_said_once),
 		C(test_cover_no_cache),
 		C(test_cover_sweep),
 	};
