@@ -123,6 +123,11 @@ $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(I
 $(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/faults/faults.h tests/integration/itest.h $(FAULT_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(FAULT_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
 
+# tests/tools/test_dashboard.py's synthetic target: /metrics text of TopDown
+# counts made up for a model from tests/fixtures/sysfs, by tdtrace's own code.
+$(OUTPUT)/tests/synth_exposition: tests/tools/synth_exposition.c $(PURE_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< $(PURE_OBJS) $(LDFLAGS) -lm -ljansson -o $@
+
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.
 HELPER_CFLAGS ?= $(CFLAGS)
