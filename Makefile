@@ -173,9 +173,9 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # counts them as binaries.
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
-	tests/hw/test_hwcheck.sh
+	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
 # Builds the Debian package from a copy of this tree in /tmp, unpacks it
@@ -184,7 +184,7 @@ deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
-	$(OUTPUT)/hw-workload
+	$(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
