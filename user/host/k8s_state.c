@@ -273,6 +273,7 @@ struct k8s_names {
 	size_t nr, cap;
 	unsigned int gen;
 	unsigned int covers; /* k8s_names_cover() calls since the last sweep */
+	bool said_missing;   /* a container without a state file was said: not the next ones */
 };
 
 static char *dup_root(const char *s, char **keep)
@@ -450,6 +451,7 @@ static void cover_one(struct k8s_names *n, struct cgroup_names *names, const cha
 	struct k8s_lookup lk;
 	struct container c;
 	struct k8s_meta m, pod;
+	enum k8s_result r;
 
 	if (container_parse(path, &c))
 		return;
@@ -467,9 +469,17 @@ static void cover_one(struct k8s_names *n, struct cgroup_names *names, const cha
 	default:
 		return;
 	}
-	if (k8s_names_get(n, c.kind, c.id, &m, &lk) != K8S_OK) {
-		if (lk.fresh && lk.why[0])
-			say(err, "%s; its container is shown without Kubernetes names", lk.why);
+	r = k8s_names_get(n, c.kind, c.id, &m, &lk);
+	if (r != K8S_OK) {
+		/*
+		 * A broken file is said each time; a missing one once a run: a
+		 * node's containers outside Kubernetes (a containerd namespace
+		 * of its own, say) would otherwise each cost a line.
+		 */
+		if (lk.fresh && lk.why[0] && (r != K8S_MISSING || !n->said_missing))
+			say(err, "%s; its container is shown without Kubernetes names%s", lk.why,
+			    r == K8S_MISSING ? " (other containers without one are not said)" : "");
+		n->said_missing |= r == K8S_MISSING;
 		return;
 	}
 	if (!lk.fresh && k8s_table_get(&names->k8s, c.kind, c.id))
