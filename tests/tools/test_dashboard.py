@@ -30,9 +30,10 @@ slots and multiplexing panels' data is synthetic; CPU, BPF program cost and
 the Kubernetes labels of the CPU panels are real. Each recording rule must
 have series too.
 
-Skips with a reason when not root, or without prometheus, podman is
+Skips, saying why, when not root or without prometheus; podman is
 optional. Everything runs on 127.0.0.1 and is stopped at the end; about
-30 s. Prints a cmocka-style summary for tests/run.sh.
+25 s, and the waits are bounded (WAIT_S, PODMAN_S) when something fails.
+Prints a cmocka-style summary for tests/run.sh.
 """
 import json
 import os
@@ -63,7 +64,8 @@ VARIABLES = ("instance", "namespace", "pod", "container")
 # Grafana's built-ins, as it would set them for 1 s scrapes: $__rate_interval
 # is at least 4 scrape intervals; 10 s leaves room for a late scrape.
 BUILTINS = {"__rate_interval": "10s", "__range": "30s", "__interval": "2s"}
-WAIT_S = 60  # for Prometheus to have every target's series
+WAIT_S = 70  # all the waits for Prometheus's series together, from its start
+PODMAN_S = 30  # podman run, and podman rm
 BURN = "while :; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.2; done"
 POD_UID = "d7a5e3c1-9b2f-4e6d-8c4a-%012x" % os.getpid()
 K8S = {"namespace": "dash-ns", "pod": "dash-pod-0", "container": "burner"}
@@ -226,6 +228,14 @@ def cgroup2_mount():
     return None
 
 
+def podman_rm(name):
+    try:
+        subprocess.run(["podman", "rm", "-f", "-t", "0", name], capture_output=True,
+                       timeout=PODMAN_S, check=False)
+    except subprocess.TimeoutExpired:
+        say("test_dashboard: podman rm %s: no answer in %d s" % (name, PODMAN_S))
+
+
 class Live:
     """Everything the live test starts, stopped by stop() whatever happened."""
 
@@ -275,11 +285,13 @@ class Live:
         for k, v in ann.items():
             argv += ["--annotation", "%s=%s" % (k, v)]
         argv += ["--rootfs", rootfs, "/bin/sh", "-c", BURN]
-        run = subprocess.run(argv, capture_output=True, text=True,
-                             timeout=60, check=False)
+        try:
+            run = subprocess.run(argv, capture_output=True, text=True, timeout=PODMAN_S,
+                                 check=False)
+        except subprocess.TimeoutExpired:
+            run = subprocess.CompletedProcess(argv, -1, "", "no answer in %d s" % PODMAN_S)
         if run.returncode:
-            subprocess.run(["podman", "rm", "-f", "-t", "0", name], capture_output=True,
-                           timeout=60, check=False)
+            podman_rm(name)
             self.podman_note = "podman run failed: %s" % run.stderr.strip().splitlines()[-1:]
             return
         self.podman = name
@@ -297,8 +309,7 @@ class Live:
         if self.synthetic:
             self.synthetic.stop()
         if self.podman:
-            subprocess.run(["podman", "rm", "-f", "-t", "0", self.podman], capture_output=True,
-                           timeout=60, check=False)
+            podman_rm(self.podman)
             # podman leaves the pod's cgroup behind, in v2 and each v1 hierarchy, with
             # conmon's cgroup in it until conmon is gone: ours only, deepest first.
             pods = [os.path.join("/sys/fs/cgroup", top, "kubepods", "burstable", "pod" + POD_UID)
@@ -326,6 +337,7 @@ class Live:
 class Prom:
     def __init__(self, addr):
         self.base = "http://%s/api/v1/" % addr
+        self.deadline = time.monotonic() + WAIT_S
 
     def get(self, what, **params):
         url = self.base + what + "?" + urllib.parse.urlencode(params, doseq=True)
@@ -393,13 +405,14 @@ def variable_values(prom, dash, instance=None):
 
 
 def wait_for(prom, expr, what):
-    end = time.monotonic() + WAIT_S
-    while time.monotonic() < end:
+    while True:
         r = prom.query(expr)
         if r.get("status") == "success" and r["data"]["result"]:
             return r["data"]["result"]
+        if time.monotonic() > prom.deadline:
+            raise Failure("Prometheus has no %s %d s after it started (%s)"
+                          % (what, WAIT_S, expr))
         time.sleep(0.5)
-    raise Failure("Prometheus has no %s after %d s (%s)" % (what, WAIT_S, expr))
 
 
 def test_queries_answer():
