@@ -312,8 +312,9 @@ class Live:
             podman_rm(self.podman)
             # podman leaves the pod's cgroup behind, in v2 and each v1 hierarchy, with
             # conmon's cgroup in it until conmon is gone: ours only, deepest first.
-            pods = [os.path.join("/sys/fs/cgroup", top, "kubepods", "burstable", "pod" + POD_UID)
-                    for top in os.listdir("/sys/fs/cgroup")]
+            pod = os.path.join("kubepods", "burstable", "pod" + POD_UID)
+            pods = [os.path.join("/sys/fs/cgroup", top, pod)
+                    for top in [""] + os.listdir("/sys/fs/cgroup")]
             end = time.monotonic() + 10
             while any(os.path.exists(p) for p in pods) and time.monotonic() < end:
                 for pod in pods:
