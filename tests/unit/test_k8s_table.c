@@ -301,6 +301,31 @@ static void test_format_label_small(void **state)
 	assert_int_equal(buf[0], '#');
 }
 
+/*
+ * Cut at a whole character: "ns/" then 2-byte characters (U+00E9), cut at
+ * every size; the longest names of all fit in struct container's label.
+ */
+static void test_format_label_utf8(void **state)
+{
+	struct k8s_meta m = k8s_names("ns", "\xc3\xa9\xc3\xa9\xc3\xa9", "c", UID, false);
+	struct container c;
+	char buf[16];
+
+	(void)state;
+	for (size_t size = 1; size <= 10; size++) {
+		size_t want = size - 1 < 3 ? size - 1 : 3 + (size - 1 - 3) / 2 * 2;
+
+		k8s_format_label(&m, buf, size);
+		assert_int_equal(strlen(buf), want);
+	}
+	memset(&m, 'a', sizeof(m));
+	m.namespace[sizeof(m.namespace) - 1] = m.pod[sizeof(m.pod) - 1] = '\0';
+	m.container[sizeof(m.container) - 1] = m.pod_uid[0] = '\0';
+	m.sandbox = false;
+	k8s_format_label(&m, c.label, sizeof(c.label));
+	assert_int_equal(strlen(c.label), 63 + 1 + 253 + 1 + 63);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_find_each_kind),	cmocka_unit_test(test_find_pod),
 		cmocka_unit_test(test_find_monitor),	cmocka_unit_test(test_container_name),
 		cmocka_unit_test(test_format_label),	cmocka_unit_test(test_format_label_small),
+		cmocka_unit_test(test_format_label_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
