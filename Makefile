@@ -108,7 +108,8 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
 
 # Integration tests share tests/integration/itest.c, compiled once, and find
 # the cgroup2 mount with tdtrace's own code; fault tests add tests/faults/faults.c.
-ITEST_OBJS := $(OUTPUT)/tests/itest.o $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names)
+ITEST_OBJS := $(OUTPUT)/tests/itest.o $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names \
+	model/k8s_table)
 FAULT_OBJS := $(OUTPUT)/tests/faults.o $(ITEST_OBJS)
 $(OUTPUT)/tests/itest.o: tests/integration/itest.c tests/integration/itest.h $(USER_HDRS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration -c $< -o $@
@@ -221,7 +222,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -I
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
 	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
 	replay/replay model/models model/models_intel model/models_amd model/decode model/decoder \
-	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta)
+	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 

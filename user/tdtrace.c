@@ -87,13 +87,15 @@ static int start_exporter(const struct options *o, struct exporter **ex)
 /*
  * collect: the counts charged since the last read, and the names of the
  * cgroups they were charged to, read now (a cgroup may be gone by the
- * time they are printed). Decoding and output only look names up.
+ * time they are printed), with their containers' Kubernetes names.
+ * Decoding and output only look names up.
  */
 static int collect(struct tracer *tr, struct tally *tl, struct machine *m)
 {
 	if (tracer_collect(tr, tl))
 		return -1;
 	cgroup_names_cover(&m->names, &tl->delta);
+	k8s_names_cover(m->k8s, &m->names, &tl->delta, stderr);
 	return 0;
 }
 

@@ -139,16 +139,44 @@ static void test_docker(void **state)
 	assert_memory_equal(&m, &zero, sizeof(m));
 }
 
-/* A file read with another runtime's keys has no names, and is not an error. */
+/*
+ * Either OCI annotation set names an OCI file (podman started with the CRI
+ * plugin's annotations, say), the format's own first; a file with both
+ * takes the format's own; config.v2.json and an OCI spec do not mix.
+ */
 static void test_other_runtime_keys(void **state)
 {
 	struct k8s_meta m;
 
 	(void)state;
-	assert_int_equal(parse_fixture(K8S_FORMAT_CRIO, "containerd-container.json", &m),
+	assert_int_equal(parse_fixture(K8S_FORMAT_CRIO, "containerd-container.json", &m), K8S_OK);
+	assert_string_equal(m.namespace, "shop");
+	assert_string_equal(m.container, "nginx");
+	assert_string_equal(m.pod_uid, UID);
+	assert_int_equal(parse_fixture(K8S_FORMAT_CRIO, "containerd-sandbox.json", &m), K8S_OK);
+	assert_true(m.sandbox);
+	assert_string_equal(m.container, "");
+	assert_int_equal(parse_fixture(K8S_FORMAT_CONTAINERD, "crio-container.json", &m), K8S_OK);
+	assert_string_equal(m.container[0] ? "named" : "", "named");
+	assert_false(m.sandbox);
+
+	const char *both = "{\"annotations\": {"
+			   "\"io.kubernetes.cri.sandbox-namespace\": \"cri-ns\","
+			   "\"io.kubernetes.cri.sandbox-name\": \"cri-pod\","
+			   "\"io.kubernetes.pod.namespace\": \"crio-ns\","
+			   "\"io.kubernetes.pod.name\": \"crio-pod\"}}";
+	assert_int_equal(parse_text(K8S_FORMAT_CONTAINERD, both, &m, NULL, 0), K8S_OK);
+	assert_string_equal(m.namespace, "cri-ns");
+	assert_int_equal(parse_text(K8S_FORMAT_CRIO, both, &m, NULL, 0), K8S_OK);
+	assert_string_equal(m.namespace, "crio-ns");
+	/* One set half there is not completed from the other. */
+	assert_int_equal(parse_text(K8S_FORMAT_CONTAINERD,
+				    "{\"annotations\": {\"io.kubernetes.cri.sandbox-namespace\": "
+				    "\"a\", \"io.kubernetes.pod.name\": \"b\"}}",
+				    &m, NULL, 0),
 			 K8S_NOT_KUBERNETES);
-	assert_int_equal(parse_fixture(K8S_FORMAT_CONTAINERD, "crio-container.json", &m),
-			 K8S_NOT_KUBERNETES);
+	assert_memory_equal(&m, &zero, sizeof(m));
+
 	/* An OCI spec has no "Config"; config.v2.json no "annotations". */
 	assert_int_equal(parse_fixture(K8S_FORMAT_DOCKER, "crio-container.json", &m),
 			 K8S_NOT_KUBERNETES);

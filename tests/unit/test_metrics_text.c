@@ -196,7 +196,8 @@ static void test_grace(void **state)
 	f = open_memstream(&buf, &len);
 	exposition_write(&x, f, false, reports, 1, 150);
 	fclose(f);
-	assert_non_null(strstr(buf, "tdtrace_cpu_seconds_total{cgroup=\"/gone\"} 2\n"));
+	assert_non_null(strstr(buf, "tdtrace_cpu_seconds_total{cgroup=\"/gone\",namespace=\"\",pod=\"\","
+				    "container=\"\"} 2\n"));
 	free(buf);
 	assert_int_equal(exposition_update(&x, reports, 1, 161), 0); /* quiet 61 s: gone */
 	f = open_memstream(&buf, &len);

@@ -21,6 +21,7 @@ static const char examples[] =
 	"  sudo tdtrace --software          # CPU time per process/cgroup, no PMU needed\n"
 	"  sudo tdtrace -c system.slice/docker-0123abcd.scope   # one container\n"
 	"  sudo tdtrace --containers --per-cgroup               # every container\n"
+	"  sudo tdtrace --group-by=pod --listen 9466  # Kubernetes pods, for Prometheus\n"
 	"  sudo tdtrace -p 1234 -t          # one process, a row per thread\n"
 	"  sudo tdtrace -- make -j8         # a command and its children, like perf stat\n"
 	"  tdtrace --probe                  # does this machine have TopDown counters?\n";

@@ -162,12 +162,20 @@ void man_write(FILE *out, const char *date)
 		 ".TP\n.I /proc/cpuinfo\nvendor, family, model and stepping: which model's "
 		 "formulas apply\n"
 		 ".TP\n.I /sys/kernel/btf/vmlinux\nkernel BTF for the BPF program\n"
-		 ".TP\n.I /proc/self/mountinfo\nwhere cgroup v2 is mounted\n");
+		 ".TP\n.I /proc/self/mountinfo\nwhere cgroup v2 is mounted\n"
+		 ".TP\n.I /run/containerd/io.containerd.runtime.v2.task/k8s.io/*/config.json\n"
+		 "containerd's containers' Kubernetes names (\\-\\-runtime\\-root containerd=)\n"
+		 ".TP\n.I /run/containers/storage/overlay\\-containers/*/userdata/config.json\n"
+		 "CRI\\-O's (\\-\\-runtime\\-root crio\\-run=)\n"
+		 ".TP\n.I /var/lib/containers/storage/overlay\\-containers/*/userdata/config.json\n"
+		 "CRI\\-O's and podman's (crio=)\n"
+		 ".TP\n.I /var/lib/docker/containers/*/config.v2.json\ncri\\-dockerd's (docker=)\n");
 	section(out, "EXAMPLES");
 	raw(out, ".nf\n"
 		 "sudo tdtrace                      # every process and cgroup, every second\n"
 		 "sudo tdtrace \\-c system.slice/docker\\-<id>.scope   # one container\n"
 		 "sudo tdtrace \\-\\-containers \\-\\-per\\-cgroup  # one row per container\n"
+		 "sudo tdtrace \\-\\-group\\-by=pod \\-\\-listen 9466  # Kubernetes pods\n"
 		 "sudo tdtrace \\-p 1234 \\-t             # one process, a row per thread\n"
 		 "sudo tdtrace \\-\\- make \\-j8           # a command and its children\n"
 		 "sudo tdtrace \\-\\-json \\-d 10 \\-o td.jsonl; tdtrace report td.jsonl\n"

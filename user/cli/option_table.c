@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/listen.h"
 #include "cli/option_table.h"
+#include "model/cgroup_rows.h"
 
 void options_defaults(struct options *o)
 {
@@ -128,6 +130,46 @@ static int parse_depth(struct options *o, const char *arg)
 		return -EINVAL;
 	o->depth = depth;
 	return 0;
+}
+
+static int parse_group_by(struct options *o, const char *arg)
+{
+	static const char *const names[] = { [GROUP_CONTAINER] = "container",
+					     [GROUP_POD] = "pod",
+					     [GROUP_NAMESPACE] = "namespace" };
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(arg, names[i])) {
+			o->group_by = i;
+			o->containers = true;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* RUNTIME=DIR: DIR may be empty (that runtime's place is left out), not relative. */
+static int parse_runtime_root(struct options *o, const char *arg)
+{
+	const struct {
+		const char *name;
+		size_t off;
+	} runtimes[] = {
+		{ "containerd", offsetof(struct options, containerd_root) },
+		{ "crio-run", offsetof(struct options, crio_run_root) },
+		{ "crio", offsetof(struct options, crio_root) },
+		{ "docker", offsetof(struct options, docker_root) },
+	};
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || (eq[1] && eq[1] != '/'))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (strlen(runtimes[i].name) == (size_t)(eq - arg) &&
+		    !strncmp(arg, runtimes[i].name, eq - arg)) {
+			*(const char **)((char *)o + runtimes[i].off) = eq + 1;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 static int parse_max_tasks(struct options *o, const char *arg)
@@ -356,7 +398,25 @@ const struct option_row option_rows[] = {
 	  .group = GROUP_ROWS,
 	  .parse = set_containers,
 	  .help = "name cgroup rows by container (docker, containerd, Kubernetes, CRI-O, "
-		  "podman, LXC) or systemd unit" },
+		  "podman, LXC) or systemd unit; a Kubernetes container as NAMESPACE/POD/"
+		  "CONTAINER, from its runtime's state on this node" },
+	{ .name = "group-by",
+	  .arg = "BY",
+	  .group = GROUP_ROWS,
+	  .parse = parse_group_by,
+	  .help = "with --containers (implied): container (default), or roll Kubernetes "
+		  "containers up to their pod or namespace, in rows and in /metrics",
+	  .expected = "container, pod or namespace" },
+	{ .name = "runtime-root",
+	  .arg = "RUNTIME=DIR",
+	  .group = GROUP_ROWS,
+	  .parse = parse_runtime_root,
+	  .repeatable = true,
+	  .help = "where a container runtime keeps its containers' state, read for their "
+		  "Kubernetes names: RUNTIME is containerd, crio-run, crio (podman's too) or "
+		  "docker; an empty DIR: don't look there (defaults: tdtrace(8), FILES)",
+	  .expected = "RUNTIME=DIR, RUNTIME one of containerd, crio-run, crio, docker, and DIR "
+		      "absolute or empty" },
 
 	{ .name = "listen",
 	  .arg = "[ADDR:]PORT",

@@ -70,6 +70,13 @@ struct options {
 	bool per_cgroup; /* cgroup rows only */
 	bool containers; /* name cgroup rows by container */
 	int depth;	 /* --depth: roll cgroups up to this depth; -1 = no limit */
+	int group_by;	 /* --group-by: an enum cgroup_group (model/cgroup_rows.h) */
+
+	/*
+	 * --runtime-root RUNTIME=DIR: where each container runtime keeps its
+	 * state on this node (host/k8s_state.h); NULL: the default, "": none.
+	 */
+	const char *containerd_root, *crio_run_root, *crio_root, *docker_root;
 };
 
 enum options_result {

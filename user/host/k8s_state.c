@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "host/k8s_state.h"
+#include "cli/say.h"
 
 #define ID_LEN	  64
 #define MAX_DEPTH 3 /* <id>/userdata/config.json */
@@ -257,7 +258,7 @@ enum k8s_result k8s_state_read(const struct k8s_roots *roots, enum container_kin
 	return r;
 }
 
-struct k8s_entry {
+struct cached {
 	unsigned char kind;   /* enum container_kind */
 	unsigned char result; /* enum k8s_result */
 	char id[ID_LEN + 1];
@@ -268,9 +269,11 @@ struct k8s_entry {
 struct k8s_names {
 	struct k8s_roots roots; /* pointing into strings */
 	char *strings[4];
-	struct k8s_entry *v; /* sorted by kind, id */
+	struct cached *v; /* sorted by kind, id */
 	size_t nr, cap;
 	unsigned int gen;
+	unsigned int covers; /* k8s_names_cover() calls since the last sweep */
+	bool said_missing;   /* a container without a state file was said: not the next ones */
 };
 
 static char *dup_root(const char *s, char **keep)
@@ -309,7 +312,7 @@ void k8s_names_free(struct k8s_names *n)
 	free(n);
 }
 
-static int entry_cmp(const struct k8s_entry *e, enum container_kind kind, const char *id)
+static int entry_cmp(const struct cached *e, enum container_kind kind, const char *id)
 {
 	if (e->kind != (unsigned char)kind)
 		return e->kind < (unsigned char)kind ? -1 : 1;
@@ -341,13 +344,13 @@ static size_t find(const struct k8s_names *n, enum container_kind kind, const ch
 static void insert(struct k8s_names *n, size_t at, enum container_kind kind, const char *id,
 		   enum k8s_result r, const struct k8s_meta *m)
 {
-	struct k8s_entry *e;
+	struct cached *e;
 
 	if (n->nr == K8S_NAMES_MAX)
 		return;
 	if (n->nr == n->cap) {
 		size_t cap = n->cap ? 2 * n->cap : 64;
-		struct k8s_entry *v = realloc(n->v, cap * sizeof(*v));
+		struct cached *v = realloc(n->v, cap * sizeof(*v));
 
 		if (!v)
 			return; /* not cached: read again next time */
@@ -398,7 +401,7 @@ bool k8s_names_pod(const struct k8s_names *n, const char *pod_uid, struct k8s_me
 	if (!pod_uid || !pod_uid[0])
 		return false;
 	for (i = 0; i < n->nr; i++) {
-		const struct k8s_entry *e = &n->v[i];
+		const struct cached *e = &n->v[i];
 
 		if (e->result != K8S_OK || strcmp(e->meta.pod_uid, pod_uid))
 			continue;
@@ -440,4 +443,78 @@ size_t k8s_names_sweep(struct k8s_names *n)
 size_t k8s_names_count(const struct k8s_names *n)
 {
 	return n->nr;
+}
+
+/* One cgroup's container: its names (and its pod's) into @names->k8s. */
+static void cover_one(struct k8s_names *n, struct cgroup_names *names, const char *path, FILE *err)
+{
+	struct k8s_lookup lk;
+	struct container c;
+	struct k8s_meta m, pod;
+	enum k8s_result r;
+
+	if (container_parse(path, &c))
+		return;
+	switch (c.kind) {
+	case CONTAINER_DOCKER:
+	case CONTAINER_CONTAINERD:
+	case CONTAINER_CRIO:
+	case CONTAINER_PODMAN:
+		break;
+	case CONTAINER_POD: /* a pod's own cgroup: named once one of its containers is */
+		if (!k8s_table_get(&names->k8s, CONTAINER_POD, c.pod_uid) &&
+		    k8s_names_pod(n, c.pod_uid, &pod))
+			k8s_table_put(&names->k8s, CONTAINER_POD, c.pod_uid, &pod);
+		return;
+	default:
+		return;
+	}
+	r = k8s_names_get(n, c.kind, c.id, &m, &lk);
+	if (r != K8S_OK) {
+		/*
+		 * A broken file is said each time; a missing one once a run: a
+		 * node's containers outside Kubernetes (a containerd namespace
+		 * of its own, say) would otherwise each cost a line.
+		 */
+		if (lk.fresh && lk.why[0] && (r != K8S_MISSING || !n->said_missing))
+			say(err, "%s; its container is shown without Kubernetes names%s", lk.why,
+			    r == K8S_MISSING ? " (other containers without one are not said)" : "");
+		n->said_missing |= r == K8S_MISSING;
+		return;
+	}
+	if (!lk.fresh && k8s_table_get(&names->k8s, c.kind, c.id))
+		return;
+	k8s_table_put(&names->k8s, c.kind, c.id, &m);
+	/* The pod, under the UID its cgroup path has (else the runtime's). */
+	pod = (struct k8s_meta){ 0 };
+	memcpy(pod.namespace, m.namespace, sizeof(pod.namespace));
+	memcpy(pod.pod, m.pod, sizeof(pod.pod));
+	memcpy(pod.pod_uid, c.pod_uid[0] ? c.pod_uid : m.pod_uid, sizeof(pod.pod_uid));
+	if (pod.pod_uid[0])
+		k8s_table_put(&names->k8s, CONTAINER_POD, pod.pod_uid, &pod);
+}
+
+void k8s_names_cover(struct k8s_names *n, struct cgroup_names *names, const struct entry_set *s,
+		     FILE *err)
+{
+	__u64 last = TD_IDLE_CGROUP_ID;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < s->nr; i++) {
+		__u64 id = s->v[i].key.cgroup_id;
+		const char *path;
+
+		/* Entries of one process in one cgroup often follow each other. */
+		if (id == TD_IDLE_CGROUP_ID || id == last)
+			continue;
+		last = id;
+		path = cgroup_names_lookup(names, id);
+		if (path)
+			cover_one(n, names, path, err);
+	}
+	if (++n->covers >= K8S_SWEEP_EVERY) {
+		n->covers = 0;
+		k8s_names_sweep(n);
+	}
 }

@@ -10,7 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include "model/cgroup_names.h"
 #include "model/container.h"
+#include "model/entries.h"
 #include "model/k8s_meta.h"
 
 /*
@@ -87,5 +90,17 @@ void k8s_names_forget(struct k8s_names *n, enum container_kind kind, const char 
 size_t k8s_names_sweep(struct k8s_names *n);
 
 size_t k8s_names_count(const struct k8s_names *n); /* entries cached */
+
+#define K8S_SWEEP_EVERY 256 /* covers between sweeps: a container idle that long is read again */
+
+/*
+ * The collect stage: the Kubernetes names of every container (and its
+ * pod) charged in @s, whose cgroup @names knows, into @names->k8s, read
+ * through the cache @n (NULL: none are read). A state file that costs a
+ * container its names is said once on @err (NULL: silent), never the
+ * counts; of the containers with no state file at all, only the first. Every K8S_SWEEP_EVERY calls, entries not got since are swept.
+ */
+void k8s_names_cover(struct k8s_names *n, struct cgroup_names *names, const struct entry_set *s,
+		     FILE *err);
 
 #endif /* TD_K8S_STATE_H */

@@ -9,6 +9,7 @@
 #include "host/cgroupfs.h"
 #include "host/machine.h"
 #include "host/hotplug.h"
+#include "host/k8s_state.h"
 #include "host/preflight.h"
 #include "cli/say.h"
 
@@ -76,9 +77,26 @@ int machine_discover(const struct options *o, struct machine *m)
 	return 0;
 }
 
+/* --runtime-root over the runtimes' own places. */
+static struct k8s_roots runtime_roots(const struct options *o)
+{
+	struct k8s_roots r = k8s_roots_default;
+
+	if (o->containerd_root)
+		r.containerd = o->containerd_root;
+	if (o->crio_run_root)
+		r.crio_run = o->crio_run_root;
+	if (o->crio_root)
+		r.crio_lib = o->crio_root;
+	if (o->docker_root)
+		r.docker = o->docker_root;
+	return r;
+}
+
 int machine_prepare(const struct options *o, struct machine *m)
 {
 	const char *btf = o->btf_path ? o->btf_path : TD_KERNEL_BTF;
+	struct k8s_roots roots = runtime_roots(o);
 	int err;
 
 	if (!have_privileges()) {
@@ -99,7 +117,8 @@ int machine_prepare(const struct options *o, struct machine *m)
 				    "v2; process rows still work");
 		m->mount[0] = '\0';
 	}
-	if (cgroup_names_init(&m->names, m->mount[0] ? m->mount : NULL)) {
+	if (cgroup_names_init(&m->names, m->mount[0] ? m->mount : NULL) ||
+	    ((o->containers || o->listen) && m->mount[0] && !(m->k8s = k8s_names_new(&roots)))) {
 		say(stderr, "out of memory");
 		return -ENOMEM;
 	}
@@ -169,6 +188,7 @@ int machine_drop_privileges(void)
 void machine_free(struct machine *m)
 {
 	cgroup_names_free(&m->names);
+	k8s_names_free(m->k8s);
 	free(m->cpu);
 	free(m->changed);
 	if (m->hotplug_fd >= 0)

@@ -12,6 +12,7 @@
 #include "host/pmu.h"
 #include "model/plan.h"
 #include "model/cgroup_names.h"
+#include "host/k8s_state.h"
 
 struct machine {
 	struct cpu_pmus *cpu; /* the CPU and its core PMUs */
@@ -21,6 +22,7 @@ struct machine {
 	struct machine_size size; /* threads, pid_max and memory at start: the map's size */
 	char mount[PATH_MAX]; /* the cgroup v2 mount, "" if there is none */
 	struct cgroup_names names;
+	struct k8s_names *k8s; /* with --containers or --listen: Kubernetes names, else NULL */
 };
 
 /*

@@ -50,5 +50,6 @@ void cgroup_names_free(struct cgroup_names *n)
 		free(n->v[i].path);
 	free(n->v);
 	free(n->mount);
+	k8s_table_free(&n->k8s);
 	memset(n, 0, sizeof(*n));
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "model/k8s_table.h"
 
 struct cgroup_name {
 	__u64 id;
@@ -19,6 +20,7 @@ struct cgroup_names {
 	struct cgroup_name *v; /* sorted by id */
 	size_t nr, cap;
 	unsigned int refresh_budget; /* re-reads cgroup_names_find() may still do */
+	struct k8s_table k8s;	     /* Kubernetes names of the containers and pods seen */
 };
 
 /* Start an empty table for @mount (may be NULL). 0 or -ENOMEM. */

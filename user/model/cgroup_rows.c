@@ -119,6 +119,106 @@ static int contribute(const struct cgroup_sample *s, const char *path,
 	return 0;
 }
 
+/* @r's Kubernetes names; with containers its label shows them. */
+static void name_row(struct cgroup_row *r, const struct cgroup_names *names,
+		     const struct cgroup_rows_opts *o)
+{
+	struct container c;
+
+	if (o->containers) {
+		r->k8s = k8s_table_find(&names->k8s, &r->label);
+		if (r->k8s)
+			k8s_format_label(r->k8s, r->label.label, sizeof(r->label.label));
+		return;
+	}
+	if (!container_parse(r->path, &c))
+		r->k8s = k8s_table_find(&names->k8s, &c);
+}
+
+/* The names a Kubernetes row rolls up to, and their id: FNV-1a of them, with the top bit. */
+static __u64 group_key(const struct k8s_meta *m, enum cgroup_group by, struct k8s_meta *key)
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+	const char *parts[2];
+
+	memset(key, 0, sizeof(*key));
+	memcpy(key->namespace, m->namespace, sizeof(key->namespace));
+	if (by == GROUP_POD) {
+		memcpy(key->pod, m->pod, sizeof(key->pod));
+		memcpy(key->pod_uid, m->pod_uid, sizeof(key->pod_uid));
+	}
+	parts[0] = key->namespace;
+	parts[1] = key->pod;
+	for (int i = 0; i < 2; i++)
+		for (const char *p = parts[i];; p++) {
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+			if (!*p)
+				break;
+		}
+	return h | K8S_GROUP_ID_BIT;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct cgroup_row *x = a, *y = b;
+	int c;
+
+	/* Rows without names first, in the order they came (qsort is not stable: by path). */
+	if (!x->group != !y->group)
+		return x->group ? 1 : -1;
+	if (!x->group)
+		return x->path && y->path ? strcmp(x->path, y->path)
+					  : (x->path != NULL) - (y->path != NULL);
+	c = strcmp(x->group->namespace, y->group->namespace);
+	return c ? c : strcmp(x->group->pod, y->group->pod);
+}
+
+/*
+ * --group-by pod or namespace: each Kubernetes row takes its group's names,
+ * then rows of one group are summed into the first of them.
+ */
+static int group_rows(struct cgroup_row *rows, size_t *nr, enum cgroup_group by)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < *nr; i++) {
+		struct cgroup_row *r = &rows[i];
+		struct k8s_meta key;
+
+		if (!r->k8s)
+			continue;
+		r->id = group_key(r->k8s, by, &key);
+		r->group = malloc(sizeof(*r->group));
+		if (!r->group)
+			return -ENOMEM;
+		*r->group = key;
+		r->k8s = r->group;
+		free(r->path);
+		r->path = NULL;
+		r->depth = 0;
+		memset(&r->label, 0, sizeof(r->label));
+		r->label.kind = by == GROUP_POD ? CONTAINER_POD : CONTAINER_NONE;
+		memcpy(r->label.pod_uid, key.pod_uid, sizeof(r->label.pod_uid));
+		memcpy(r->label.id, key.pod_uid, sizeof(r->label.pod_uid));
+		k8s_format_label(r->group, r->label.label, sizeof(r->label.label));
+	}
+	qsort(rows, *nr, sizeof(*rows), cmp_group);
+	for (size_t i = 0; i < *nr; i++) {
+		struct cgroup_row *last = out ? &rows[out - 1] : NULL;
+
+		if (last && last->group && rows[i].group && last->id == rows[i].id &&
+		    !cmp_group(last, &rows[i])) {
+			td_counts_add(&last->sum, &rows[i].sum, TD_WIDTH_WHOLE);
+			td_counts_add(&last->self, &rows[i].self, TD_WIDTH_WHOLE);
+			free(rows[i].group);
+			continue;
+		}
+		rows[out++] = rows[i];
+	}
+	*nr = out;
+	return 0;
+}
+
 static int add_row(struct cgroup_row **rows, size_t *nr, size_t *cap, struct cgroup_row r)
 {
 	if (array_reserve((void **)rows, cap, *nr + 1, sizeof(**rows)))
@@ -184,12 +284,15 @@ int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgro
 		}
 		if (!r.id)
 			r.id = cgroup_names_id(names, r.path);
+		name_row(&r, names, o);
 		if (add_row(rows, nr, &caprows, r)) {
 			free(r.path);
 			goto fail;
 		}
 		i = j;
 	}
+	if (o->containers && o->group_by != GROUP_CONTAINER && group_rows(*rows, nr, o->group_by))
+		goto fail;
 	err = 0;
 fail:
 	free(cv);
@@ -204,7 +307,9 @@ fail:
 
 void cgroup_rows_free(struct cgroup_row *rows, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		free(rows[i].path);
+		free(rows[i].group);
+	}
 	free(rows);
 }

@@ -10,13 +10,22 @@
 #include <stdbool.h>
 #include "model/cgroup_names.h"
 #include "model/container.h"
+#include "model/k8s_table.h"
 #include "model/snapshot.h"
+
+/* --group-by: Kubernetes containers' rows rolled up to their pods or namespaces. */
+enum cgroup_group {
+	GROUP_CONTAINER, /* a row per container, as --containers */
+	GROUP_POD,
+	GROUP_NAMESPACE,
+};
 
 struct cgroup_rows_opts {
 	int depth;		  /* rows no deeper than this (-1: any); deeper ones roll up */
 	const char *const *roots; /* -c: rows only at or below these paths */
 	int nr_roots;
 	bool containers; /* one row per container, unit or path; no subtree sums */
+	enum cgroup_group group_by; /* with containers */
 };
 
 struct cgroup_row {
@@ -27,14 +36,24 @@ struct cgroup_row {
 	struct td_counts sum;	/* the row's subtree (or container) */
 	struct td_counts self;	/* charged to this row only: the rows' selfs partition the total */
 	struct container label; /* with containers; label.label is what to print */
+	const struct k8s_meta *k8s; /* its Kubernetes names (NULL: none known) */
+	struct k8s_meta *group;	    /* a rolled-up row's own names (k8s points here) */
 };
 
 /*
- * Build rows from @v[0..n) (sorted cgroup samples) naming ids with @names.
+ * Build rows from @v[0..n) (sorted cgroup samples) naming ids with @names,
+ * and each row's Kubernetes names from @names->k8s: with containers a
+ * Kubernetes row's label.label is "namespace/pod/container" (see
+ * k8s_format_label). With group_by pod or namespace, Kubernetes rows of
+ * one pod (or namespace) become one: path NULL, label kind CONTAINER_POD
+ * (or CONTAINER_NONE) with the pod's UID, id K8S_GROUP_ID_BIT | a hash of
+ * the names, so that it stays the same from one report to the next.
  * *rows is allocated; free with cgroup_rows_free(). Returns 0 or -ENOMEM.
  */
 int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgroup_names *names,
 		      const struct cgroup_rows_opts *o, struct cgroup_row **rows, size_t *nr);
+
+#define K8S_GROUP_ID_BIT (1ULL << 63) /* no cgroup's id (an inode number) has it */
 
 void cgroup_rows_free(struct cgroup_row *rows, size_t nr);
 

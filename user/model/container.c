@@ -177,6 +177,7 @@ struct found {
 	const char *id; /* into the path */
 	size_t id_len;
 	const char *label_name; /* runtime in the label: "docker", "crio-conmon", ... */
+	bool monitor;
 };
 
 /* <prefix><64 hex><suffix> component names of the runtimes, conmon before plain. */
@@ -185,17 +186,18 @@ static const struct {
 	int scope_optional; /* also without ".scope": cgroupfs managers, podman split */
 	enum container_kind kind;
 	const char *label_name;
+	bool monitor; /* conmon: watches the container, is not it */
 } scope_pats[] = {
-	{ "docker-", 0, CONTAINER_DOCKER, "docker" },
-	{ "cri-containerd-", 0, CONTAINER_CONTAINERD, "containerd" },
-	{ "crio-conmon-", 1, CONTAINER_CRIO, "crio-conmon" },
-	{ "crio-", 1, CONTAINER_CRIO, "crio" },
-	{ "libpod-conmon-", 0, CONTAINER_PODMAN, "podman-conmon" },
+	{ "docker-", 0, CONTAINER_DOCKER, "docker", false },
+	{ "cri-containerd-", 0, CONTAINER_CONTAINERD, "containerd", false },
+	{ "crio-conmon-", 1, CONTAINER_CRIO, "crio-conmon", true },
+	{ "crio-", 1, CONTAINER_CRIO, "crio", false },
+	{ "libpod-conmon-", 0, CONTAINER_PODMAN, "podman-conmon", true },
 	/* podman --cgroups=split (quadlet's default): <unit>/libpod-payload-<id> */
-	{ "libpod-payload-", 1, CONTAINER_PODMAN, "podman" },
-	{ "libpod-", 1, CONTAINER_PODMAN, "podman" },
+	{ "libpod-payload-", 1, CONTAINER_PODMAN, "podman", false },
+	{ "libpod-", 1, CONTAINER_PODMAN, "podman", false },
 	/* nerdctl, containerd's own CLI */
-	{ "nerdctl-", 0, CONTAINER_CONTAINERD, "containerd" },
+	{ "nerdctl-", 0, CONTAINER_CONTAINERD, "containerd", false },
 };
 
 static int match_container(const struct comp *cur, const struct comp *parent, int below_pod,
@@ -220,6 +222,7 @@ static int match_container(const struct comp *cur, const struct comp *parent, in
 		f->id = s + pl;
 		f->id_len = ID_HEX;
 		f->label_name = scope_pats[i].label_name;
+		f->monitor = scope_pats[i].monitor;
 		return 1;
 	}
 
@@ -235,6 +238,7 @@ static int match_container(const struct comp *cur, const struct comp *parent, in
 		f->id = s + 12;
 		f->id_len = len - 12;
 		f->label_name = "lxc-monitor";
+		f->monitor = true;
 		return 1;
 	}
 	/* Before LXC 4.0 the payload was /lxc/<name>. */
@@ -452,6 +456,7 @@ int container_parse(const char *path, struct container *c)
 	}
 	if (have_ctr) {
 		c->kind = f.kind;
+		c->monitor = f.monitor;
 		c->prefix_len = end;
 		copy_str(c->id, sizeof(c->id), f.id, f.id_len);
 		if (have_pod)

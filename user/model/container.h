@@ -6,6 +6,7 @@
 #ifndef TD_CONTAINER_H
 #define TD_CONTAINER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum container_kind {
@@ -29,6 +30,7 @@ struct container {
 	char pod_uid[40];  /* Kubernetes pod UID with dashes ("" if none) */
 	char qos[16];	   /* "guaranteed", "burstable", "besteffort" ("" if not Kubernetes) */
 	char label[160];   /* what a row shows, see container_parse() */
+	bool monitor;	   /* crio-conmon, libpod-conmon: the runtime's monitor of container id */
 };
 
 /*

@@ -217,6 +217,16 @@ enum k8s_result k8s_meta_parse(enum k8s_format format, const char *buf, size_t l
 	r = find_map(format, root, &map, why, why_len);
 	if (r == K8S_OK)
 		r = names(k, map, m, why, why_len);
+	/*
+	 * Both OCI files are annotations: a bundle either CRI runtime wrote
+	 * may carry the other's keys (podman started with the CRI plugin's
+	 * annotations, a CRI-O built to write containerd's), so the other
+	 * set is tried when the first names no pod.
+	 */
+	if (r == K8S_NOT_KUBERNETES && format != K8S_FORMAT_DOCKER) {
+		memset(m, 0, sizeof(*m));
+		r = names(k == &crio_keys ? &containerd_keys : &crio_keys, map, m, why, why_len);
+	}
 	json_decref(root);
 	if (r != K8S_OK)
 		memset(m, 0, sizeof(*m));

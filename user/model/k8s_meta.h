@@ -67,7 +67,8 @@ struct k8s_meta {
 
 /*
  * Parse @len bytes of @buf (need not be NUL-terminated) as a state file of
- * @format. K8S_OK needs a non-empty namespace and pod name; a container
+ * @format. An OCI file (containerd, crio) whose own keys name no pod is
+ * read again with the other OCI runtime's keys, each set taken whole. K8S_OK needs a non-empty namespace and pod name; a container
  * name or pod UID that is absent is left "". A key of the wrong type, or
  * the annotations/labels object being something else, is K8S_BAD_SHAPE; a
  * file without them, or null labels, is K8S_NOT_KUBERNETES. Unless

@@ -179,7 +179,9 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 		row->cgroup_id = cr->id;
 		row->idle = cr->idle;
 		row->cgroup = cr->path;
-		row->label = copts->containers && cr->path ? &cr->label : NULL;
+		/* A rolled-up row (--group-by) has no path, and its label. */
+		row->label = copts->containers && (cr->path || cr->group) ? &cr->label : NULL;
+		row->k8s = cr->k8s;
 		td_decode(r->cfg->decoding, row->c, &row->m);
 		/* With --per-cgroup there are no task rows: idle comes from its pseudo cgroup. */
 		if (row->idle && !r->idle)

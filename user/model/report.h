@@ -28,6 +28,7 @@ struct row {
 	const struct td_counts *c;     /* what the row shows: a cgroup's whole subtree */
 	const struct td_counts *self;  /* cgroups: charged to this row only */
 	const struct container *label; /* cgroups with --containers, else NULL */
+	const struct k8s_meta *k8s;    /* cgroups: Kubernetes names, NULL if none */
 	struct td_metrics m;
 	__u64 cgroup_id;
 	const char *cgroup;		/* path under the v2 mount, NULL if unknown */

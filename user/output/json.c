@@ -206,6 +206,22 @@ static void task_line(struct jw *f, const struct report *r, const char *common,
 	jw_puts(f, "}\n");
 }
 
+/* The container object's Kubernetes names: "" when it is not a pod's. */
+static void k8s_fields(struct jw *f, const struct k8s_meta *k)
+{
+	static const struct k8s_meta none;
+
+	if (!k)
+		k = &none;
+	key(f, "namespace");
+	jw_cstring(f, k->namespace, sizeof(k->namespace));
+	key(f, "pod");
+	jw_cstring(f, k->pod, sizeof(k->pod));
+	key(f, "name");
+	jw_cstring(f, k8s_container_name(k), sizeof(k->container));
+	key_bool(f, "sandbox", k->sandbox);
+}
+
 static void cgroup_line(struct jw *f, const struct report *r, const char *common,
 			const struct row *row)
 {
@@ -226,6 +242,7 @@ static void cgroup_line(struct jw *f, const struct report *r, const char *common
 		jw_cstring(f, row->label->pod_uid, sizeof(row->label->pod_uid));
 		key(f, "qos");
 		jw_cstring(f, row->label->qos, sizeof(row->label->qos));
+		k8s_fields(f, row->k8s);
 		jw_putc(f, '}');
 	}
 	raw_counts(f, "self_counts", r, row->self);

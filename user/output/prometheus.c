@@ -80,18 +80,38 @@ static bool live(const struct exposition *x, const struct report *r, const struc
 	return !s || now - s->moved <= x->grace_s;
 }
 
-/* The cgroup label: its path, "[idle]", or "[id N]" for one whose name was not read. */
+/*
+ * The cgroup label: its path, "[idle]", "" for a pod or namespace rolled up
+ * (--group-by), or "[id N]" for one whose name was not read.
+ */
 static const char *cgroup_label(const struct row *row, char *buf, size_t size)
 {
 	if (row->idle)
 		return "[idle]";
 	if (row->cgroup)
 		return row->cgroup;
+	if (row->cgroup_id & K8S_GROUP_ID_BIT)
+		return "";
 	snprintf(buf, size, "[id %llu]", (unsigned long long)row->cgroup_id);
 	return buf;
 }
 
 #define LABELS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A row's Kubernetes names as labels, as cAdvisor puts them: "" when it has none. */
+struct k8s_labels {
+	const char *namespace, *pod, *container;
+};
+
+static struct k8s_labels k8s_labels(const struct row *row)
+{
+	if (!row->k8s)
+		return (struct k8s_labels){ "", "", "" };
+	return (struct k8s_labels){ row->k8s->namespace, row->k8s->pod,
+				    k8s_container_name(row->k8s) };
+}
+
+#define K8S_LABELS(k) "namespace", (k).namespace, "pod", (k).pod, "container", (k).container
 
 /* Per cgroup: slots (or CPU seconds) and slots per TopDown node. */
 static void cgroups(const struct exposition *x, struct metrics_text *m,
@@ -112,7 +132,8 @@ static void cgroups(const struct exposition *x, struct metrics_text *m,
 				if (live(x, reports[k], row, now) && !row->m.never_counted)
 					metrics_sample(m,
 						       LABELS("cgroup",
-							      cgroup_label(row, buf, sizeof(buf))),
+							      cgroup_label(row, buf, sizeof(buf)),
+							      K8S_LABELS(k8s_labels(row))),
 						       row->m.slots / 1e9);
 			}
 		return;
@@ -132,7 +153,9 @@ static void cgroups(const struct exposition *x, struct metrics_text *m,
 				continue;
 			/* On hybrid parts the PMU parts the series; the NULL ends them otherwise.
 			 */
-			metrics_sample(m, LABELS("cgroup", cg, pmu ? "pmu" : NULL, pmu),
+			metrics_sample(m,
+				       LABELS("cgroup", cg, K8S_LABELS(k8s_labels(row)),
+					      pmu ? "pmu" : NULL, pmu),
 				       row->m.slots);
 		}
 	metrics_family(m, "tdtrace_topdown_slots", METRIC_COUNTER,
@@ -156,8 +179,9 @@ static void cgroups(const struct exposition *x, struct metrics_text *m,
 				if (isnan(f))
 					continue;
 				metrics_sample(m,
-					       LABELS("cgroup", cg, "level", l1 ? "1" : "2", "node",
-						      node, pmu ? "pmu" : NULL, pmu),
+					       LABELS("cgroup", cg, K8S_LABELS(k8s_labels(row)),
+						      "level", l1 ? "1" : "2", "node", node,
+						      pmu ? "pmu" : NULL, pmu),
 					       f * row->m.slots);
 			}
 		}
@@ -172,7 +196,8 @@ static void cgroup_info(const struct exposition *x, struct metrics_text *m,
 	metrics_family(m, "tdtrace_cgroup", METRIC_INFO,
 		       "What each cgroup is: container kind (docker, containerd, crio, podman, "
 		       "lxc, pod, user, unit, none), id, Kubernetes pod uid, and a name, parsed "
-		       "from its path",
+		       "from its path; a Kubernetes container's namespace, pod and container "
+		       "from its runtime's state on this node",
 		       NULL);
 	for (size_t i = 0; n && i < reports[0]->nr_cgroups; i++) {
 		const struct row *row = &reports[0]->cgroups[i];
@@ -181,11 +206,16 @@ static void cgroup_info(const struct exposition *x, struct metrics_text *m,
 
 		if (!live(x, reports[0], row, now))
 			continue;
-		if (row->cgroup)
+		if (row->label)
+			c = *row->label; /* with --containers, named (and rolled up) already */
+		else if (row->cgroup)
 			container_parse(row->cgroup, &c);
+		if (row->k8s)
+			k8s_format_label(row->k8s, c.label, sizeof(c.label));
 		metrics_sample(m,
-			       LABELS("cgroup", cg, "kind", container_kind_name(c.kind), "id", c.id,
-				      "pod_uid", c.pod_uid, "name", c.label[0] ? c.label : cg),
+			       LABELS("cgroup", cg, K8S_LABELS(k8s_labels(row)), "kind",
+				      container_kind_name(c.kind), "id", c.id, "pod_uid", c.pod_uid,
+				      "name", c.label[0] ? c.label : cg),
 			       1);
 	}
 }

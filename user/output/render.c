@@ -25,6 +25,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		.roots = t->roots,
 		.nr_roots = t->nr_cgroups,
 		.containers = o->containers,
+		.group_by = o->group_by,
 	};
 	rd->json = o->json;
 	rd->top = o->top;
