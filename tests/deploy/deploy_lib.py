@@ -92,14 +92,14 @@ def host_mounts(objs):
     ]
 
 
-def run_tests(tests, *args, stop_after_failure=False):
+def run_tests(tests, *args, first_is_setup=False):
     """Run each (name, function) of TESTS on ARGS, cmocka's way; (passed, failed names).
-    With STOP_AFTER_FAILURE, the tests after a failed one fail without running."""
+    With FIRST_IS_SETUP, the others fail without running if the first failed."""
     passed, failed = 0, []
-    for name, t in tests:
+    for i, (name, t) in enumerate(tests):
         print(f"[ RUN      ] {name}")
         try:
-            if failed and stop_after_failure:
+            if i and first_is_setup and failed == [tests[0][0]]:
                 raise AssertionError(f"not run: {failed[0]} failed")
             t(*args)
             print(f"[       OK ] {name}")

@@ -15,8 +15,11 @@ limits, and a seccomp profile that allows bpf() with CAP_BPF and
 perf_event_open() with CAP_PERFMON as containerd's default does (made from
 podman's own default here, which allows them only with CAP_SYS_ADMIN).
 Prometheus (/usr/bin/prometheus, on 127.0.0.1, a temporary config and
-data) must see up == 1 and tdtrace_cpu_seconds_total; SIGTERM (podman
-stop) must end it with 0. Without the capabilities the same container must
+data) must see up == 1 and tdtrace_cpu_seconds_total, and a busy
+container that podman runs with CRI-O's Kubernetes annotations in
+kubelet's cgroupfs layout must have CPU time under its namespace, pod
+and container labels (its names read through the DaemonSet's mount of
+podman's state); SIGTERM (podman stop) must end tdtrace with 0. Without the capabilities the same container must
 fail at once with tdtrace's one-line error and exit 1.
 
 The base image, the last built image and its build stage stay, as the
@@ -34,6 +37,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import deploy_lib as lib  # noqa: E402
@@ -50,6 +54,9 @@ SECCOMP = "/usr/share/containers/seccomp.json"
 PODMAN = ["podman", "--runtime", "runc"]
 LIMITS = ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096"]
 SCRAPE_S = 60  # how long Prometheus has to see the series
+BUSYBOX = "/bin/busybox"
+CGROUP = "/sys/fs/cgroup"
+WORKLOAD = ("tdtrace-test", "web-1", "spin")  # namespace, pod, container
 
 
 def run(argv, timeout, **kw):
@@ -173,9 +180,51 @@ def prom_query(addr, q):
         return json.load(r)["data"]["result"]
 
 
+def start_workload(d, name, uid):
+    """A busy container as kubelet's cgroupfs driver places one, with the
+    annotations CRI-O writes, in podman's state directory (the DaemonSet's
+    "crio" mount). None without busybox."""
+    if not os.path.exists(BUSYBOX):
+        print(f"no {BUSYBOX} (Debian: busybox-static): Kubernetes names not checked")
+        return None
+    root = os.path.join(d, "rootfs")
+    os.makedirs(os.path.join(root, "bin"))
+    shutil.copy(BUSYBOX, os.path.join(root, "bin", "busybox"))
+    notes = {"io.kubernetes.pod.namespace": WORKLOAD[0], "io.kubernetes.pod.name": WORKLOAD[1],
+             "io.kubernetes.container.name": WORKLOAD[2], "io.kubernetes.pod.uid": uid}
+    opts = ["--network=none", "--cgroup-parent", f"/kubepods/burstable/pod{uid}"] + LIMITS
+    for k, v in notes.items():
+        opts += ["--annotation", f"{k}={v}"]
+    must(PODMAN + ["run", "-d", "--name", name] + opts
+         + ["--rootfs", root, "/bin/busybox", "sh", "-c", "while :; do :; done"], 120, "workload")
+    return WORKLOAD
+
+
+def remove_pod_cgroups(uid):
+    """The pod's cgroup directories podman made and left, in every hierarchy
+    (a v1 one stays busy while the container's conmon is still exiting)."""
+    tops = [CGROUP] + [os.path.join(CGROUP, h) for h in os.listdir(CGROUP)]
+    pods = [os.path.join(t, "kubepods", "burstable", f"pod{uid}") for t in tops]
+    end = time.monotonic() + 10
+    while True:
+        left = sorted((w[0] for p in pods for w in os.walk(p)), key=len, reverse=True)
+        for d in left:
+            try:
+                os.rmdir(d)
+            except OSError as e:
+                err = e
+        if not any(os.path.exists(p) for p in pods):
+            return
+        if time.monotonic() > end:
+            print(f"pod{uid}: cgroups left: {err}")
+            return
+        time.sleep(0.2)
+
+
 def t_scraped(objs, d):
     port, prom_port = free_port(), free_port()
     name = f"tdtrace-test-{os.getpid()}"
+    work, uid = f"tdtrace-test-workload-{os.getpid()}", str(uuid.uuid4())
     cfg = os.path.join(d, "prometheus.yml")
     with open(cfg, "w") as f:
         f.write("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: tdtrace\n"
@@ -184,21 +233,27 @@ def t_scraped(objs, d):
     print("tdtrace " + " ".join(argv))
     prom = None
     try:
+        k8s = start_workload(d, work, uid)
         must(PODMAN + ["run", "-d", "--name", name] + daemonset_options(objs, seccomp_profile(d))
              + container_cmd(objs, argv), 120, "podman run")
         prom = subprocess.Popen([PROMETHEUS, f"--config.file={cfg}", f"--storage.tsdb.path={d}/data",
                                  f"--web.listen-address=127.0.0.1:{prom_port}"],
                                 stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "prom.log"), "w"))
-        addr, up, cpu, end = f"127.0.0.1:{prom_port}", None, [], time.monotonic() + SCRAPE_S
+        addr, up, cpu, named = f"127.0.0.1:{prom_port}", None, [], []
+        named_q = 'tdtrace_cpu_seconds_total{namespace="%s",pod="%s",container="%s"} > 0' % (k8s or ("",) * 3)
+        end = time.monotonic() + SCRAPE_S
         while time.monotonic() < end:
             time.sleep(1)
             try:
                 up = prom_query(addr, 'up{job="tdtrace"}')
                 cpu = prom_query(addr, "tdtrace_cpu_seconds_total")
+                named = prom_query(addr, named_q) if k8s else [None]
             except OSError:
                 continue  # Prometheus still starting
-            if up and up[0]["value"][1] == "1" and cpu:
+            if up and up[0]["value"][1] == "1" and cpu and named:
                 break
+            if run(PODMAN + ["inspect", "--format", "{{.State.Running}}", name], 60).stdout.strip() != "true":
+                break  # tdtrace ended: said below
         state = run(PODMAN + ["inspect", "--format", "{{.State.Status}}", name], 60).stdout.strip()
         logs = run(PODMAN + ["logs", name], 60)
         assert up and up[0]["value"][1] == "1", f"up is {up}; container {state}: {logs.stderr[-1000:]}"
@@ -206,6 +261,9 @@ def t_scraped(objs, d):
         root = [s for s in cpu if s["metric"].get("cgroup") == "/"]
         print(f"Prometheus: up 1, {len(cpu)} tdtrace_cpu_seconds_total series, "
               f"cgroup=\"/\" {root[0]['value'][1] if root else '?'} s")
+        if k8s:
+            assert named, f"no {named_q}: {logs.stderr[-1000:]}"
+            print(f"Prometheus: {named[0]['metric']} {named[0]['value'][1]} s")
         # SIGTERM, as the kubelet stops it: the run ends with its summary, 0.
         must(PODMAN + ["stop", "-t", "20", name], 60, "podman stop")
         code = run(PODMAN + ["inspect", "--format", "{{.State.ExitCode}}", name], 60).stdout.strip()
@@ -218,7 +276,8 @@ def t_scraped(objs, d):
             except subprocess.TimeoutExpired:
                 prom.kill()
                 prom.wait()
-        run(PODMAN + ["rm", "-f", "-t", "0", name], 120)
+        run(PODMAN + ["rm", "-f", "-t", "0", name, work], 120)
+        remove_pod_cgroups(uid)
 
 
 def t_no_capabilities(objs, d):
@@ -252,7 +311,7 @@ def main():
     tests = [("build", lambda o, d: (base_image(), build())), ("scraped", t_scraped),
              ("no_capabilities", t_no_capabilities)]
     with tempfile.TemporaryDirectory(prefix="tdtrace-image-") as d:
-        passed, failed = lib.run_tests(tests, objs, d, stop_after_failure=True)
+        passed, failed = lib.run_tests(tests, objs, d, first_is_setup=True)
     print(f"test_image: {time.monotonic() - t0:.0f} s in all")
     return lib.report(passed, failed)
 
