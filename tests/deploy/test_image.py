@@ -19,13 +19,14 @@ data) must see up == 1 and tdtrace_cpu_seconds_total, and a busy
 container that podman runs with CRI-O's Kubernetes annotations in
 kubelet's cgroupfs layout must have CPU time under its namespace, pod
 and container labels (its names read through the DaemonSet's mount of
-podman's state); SIGTERM (podman stop) must end tdtrace with 0. Without the capabilities the same container must
-fail at once with tdtrace's one-line error and exit 1.
+podman's state); SIGTERM (podman stop) must end tdtrace with 0.
+Without the capabilities the same container must fail at once with
+tdtrace's one-line error and exit 1.
 
 The base image, the last built image and its build stage stay, as the
-next build's cache; the images they replace are removed. Skips (not root, no podman, mmdebstrap,
-prometheus or python3-yaml), saying why. Prints a cmocka-style summary for
-tests/run.sh.
+next build's cache; the images they replace are removed. Skips (not
+root, no podman, mmdebstrap, prometheus or python3-yaml), saying why.
+Prints a cmocka-style summary for tests/run.sh.
 """
 import json
 import os
@@ -118,7 +119,8 @@ def build():
 
 
 def seccomp_profile(d):
-    """Podman's default profile, with bpf() allowed by CAP_BPF and perf_event_open() by CAP_PERFMON."""
+    """Podman's default profile, with bpf() allowed by CAP_BPF and
+    perf_event_open() by CAP_PERFMON."""
     if not os.path.exists(SECCOMP):
         print(f"no {SECCOMP}: run without seccomp")
         return "unconfined"
@@ -159,7 +161,8 @@ def daemonset_options(objs, seccomp, with_caps=True):
         else:
             print(f"{host}: not on this machine (no such runtime here), not mounted")
     lim = c["resources"]["limits"]
-    opts += ["--memory", lim["memory"].replace("Mi", "m").replace("Gi", "g"), "--cpus", str(lim["cpu"])]
+    memory = lim["memory"].replace("Mi", "m").replace("Gi", "g")
+    opts += ["--memory", memory, "--cpus", str(lim["cpu"])]
     return opts + LIMITS
 
 
@@ -171,7 +174,8 @@ def tdtrace_args(objs, port):
 def container_cmd(objs, argv):
     """The DaemonSet's command, with TDTRACE_ARGS set as the ConfigMap sets it."""
     c, _ = lib.container(objs)
-    return ["-e", "TDTRACE_ARGS=" + " ".join(argv), "--entrypoint", c["command"][0], IMAGE] + c["command"][1:]
+    shell, rest = c["command"][0], c["command"][1:]
+    return ["-e", "TDTRACE_ARGS=" + " ".join(argv), "--entrypoint", shell, IMAGE] + rest
 
 
 def prom_query(addr, q):
@@ -236,11 +240,14 @@ def t_scraped(objs, d):
         k8s = start_workload(d, work, uid)
         must(PODMAN + ["run", "-d", "--name", name] + daemonset_options(objs, seccomp_profile(d))
              + container_cmd(objs, argv), 120, "podman run")
-        prom = subprocess.Popen([PROMETHEUS, f"--config.file={cfg}", f"--storage.tsdb.path={d}/data",
+        prom_log = open(os.path.join(d, "prom.log"), "w")
+        prom = subprocess.Popen([PROMETHEUS, f"--config.file={cfg}",
+                                 f"--storage.tsdb.path={d}/data",
                                  f"--web.listen-address=127.0.0.1:{prom_port}"],
-                                stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "prom.log"), "w"))
+                                stdout=subprocess.DEVNULL, stderr=prom_log)
         addr, up, cpu, named = f"127.0.0.1:{prom_port}", None, [], []
-        named_q = 'tdtrace_cpu_seconds_total{namespace="%s",pod="%s",container="%s"} > 0' % (k8s or ("",) * 3)
+        named_q = ('tdtrace_cpu_seconds_total{namespace="%s",pod="%s",container="%s"} > 0'
+                   % (k8s or ("",) * 3))
         end = time.monotonic() + SCRAPE_S
         while time.monotonic() < end:
             time.sleep(1)
@@ -252,11 +259,13 @@ def t_scraped(objs, d):
                 continue  # Prometheus still starting
             if up and up[0]["value"][1] == "1" and cpu and named:
                 break
-            if run(PODMAN + ["inspect", "--format", "{{.State.Running}}", name], 60).stdout.strip() != "true":
+            running = run(PODMAN + ["inspect", "--format", "{{.State.Running}}", name], 60)
+            if running.stdout.strip() != "true":
                 break  # tdtrace ended: said below
         state = run(PODMAN + ["inspect", "--format", "{{.State.Status}}", name], 60).stdout.strip()
         logs = run(PODMAN + ["logs", name], 60)
-        assert up and up[0]["value"][1] == "1", f"up is {up}; container {state}: {logs.stderr[-1000:]}"
+        assert up and up[0]["value"][1] == "1", \
+            f"up is {up}; container {state}: {logs.stderr[-1000:]}"
         assert cpu, f"no tdtrace_cpu_seconds_total after {SCRAPE_S} s: {logs.stderr[-1000:]}"
         root = [s for s in cpu if s["metric"].get("cgroup") == "/"]
         print(f"Prometheus: up 1, {len(cpu)} tdtrace_cpu_seconds_total series, "
@@ -267,7 +276,8 @@ def t_scraped(objs, d):
         # SIGTERM, as the kubelet stops it: the run ends with its summary, 0.
         must(PODMAN + ["stop", "-t", "20", name], 60, "podman stop")
         code = run(PODMAN + ["inspect", "--format", "{{.State.ExitCode}}", name], 60).stdout.strip()
-        assert code == "0", f"exit {code} after SIGTERM: {run(PODMAN + ['logs', name], 60).stderr[-1000:]}"
+        logs = run(PODMAN + ["logs", name], 60)
+        assert code == "0", f"exit {code} after SIGTERM: {logs.stderr[-1000:]}"
     finally:
         if prom:
             prom.terminate()
@@ -290,7 +300,7 @@ def t_no_capabilities(objs, d):
     print(f"without capabilities: exit {r.returncode} in {took:.1f} s: {r.stderr.strip()}")
     assert r.returncode == 1, f"exit {r.returncode}, expected 1"
     assert len(lines) == 1 and lines[0].startswith("tdtrace: "), f"not one tdtrace line: {lines}"
-    assert "CAP_BPF" in lines[0] or "CAP_PERFMON" in lines[0], "the error does not name what is missing"
+    assert "CAP_BPF" in lines[0] or "CAP_PERFMON" in lines[0], "it does not name what is missing"
 
 
 def main():

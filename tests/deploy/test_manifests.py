@@ -128,7 +128,7 @@ def t_probes(objs):
         get = c[probe]["httpGet"]
         assert get["path"] in served, f"{probe} asks {get['path']}, the exporter serves {served}"
         port = get["port"]
-        assert port in ports or port in ports.values(), f"{probe} port {port} is not the container's"
+        assert port in ports or port in ports.values(), f"{probe} port {port}: not the container's"
 
 
 def quantity(q):
@@ -164,11 +164,12 @@ def t_ports_agree(objs):
     assert listen.rsplit(":", 1)[0] in ("0.0.0.0", "[::]"), "listens where the pod IP is not"
     assert "$TDTRACE_ARGS" in " ".join(c["command"]), "the command does not use TDTRACE_ARGS"
     env = {e["name"]: e for e in c["env"]}
-    assert env["TDTRACE_ARGS"]["valueFrom"]["configMapKeyRef"]["name"] == lib.one(objs, "ConfigMap")["metadata"]["name"]
+    ref = env["TDTRACE_ARGS"]["valueFrom"]["configMapKeyRef"]["name"]
+    assert ref == lib.one(objs, "ConfigMap")["metadata"]["name"], f"TDTRACE_ARGS from {ref}"
     svc = lib.one(objs, "Service")
     assert svc["spec"].get("clusterIP") == "None", "the Service is not headless"
     sel = lib.one(objs, "DaemonSet")["spec"]["template"]["metadata"]["labels"]
-    assert all(sel.get(k) == v for k, v in svc["spec"]["selector"].items()), "Service selects no pod"
+    assert all(sel.get(k) == v for k, v in svc["spec"]["selector"].items()), "selects no pod"
     (sp,) = svc["spec"]["ports"]
     assert sp["port"] == port and sp["targetPort"] in ("metrics", port), f"Service port {sp}"
     pm = lib.one(lib.load(os.path.join(EXAMPLES, "podmonitor.yaml")), "PodMonitor")
@@ -182,7 +183,8 @@ def t_scrape_config(objs):
     (cfg,) = lib.load(os.path.join(EXAMPLES, "prometheus-scrape.yml"))
     (job,) = cfg["scrape_configs"]
     assert job["kubernetes_sd_configs"], "no kubernetes_sd"
-    kept = [r for r in job["relabel_configs"] if "__meta_kubernetes_pod_node_name" in r.get("source_labels", [])]
+    kept = [r for r in job["relabel_configs"]
+            if "__meta_kubernetes_pod_node_name" in r.get("source_labels", [])]
     assert kept, "the node's name is not kept"
     assert job.get("honor_labels") is True, "tdtrace's namespace/pod/container labels not honoured"
     promtool = shutil.which("promtool")
@@ -199,7 +201,7 @@ def t_scrape_config(objs):
         if r.returncode and "field kubernetes_sd_configs not found" in r.stdout + r.stderr:
             # Debian's Prometheus is built without Kubernetes discovery: the
             # rest (relabelings, rules) is checked with a static target instead.
-            print("this promtool has no kubernetes_sd (Debian's build): checked with static_configs")
+            print("this promtool has no kubernetes_sd (Debian's): checked with static_configs")
             del job["kubernetes_sd_configs"]
             job["static_configs"] = [{"targets": ["node:9466"]}]
             with open(path, "w") as f:
@@ -220,11 +222,12 @@ def t_kubectl(objs):
         return
     # No cluster: an empty kubeconfig, so that nothing is asked of any server.
     env = dict(os.environ, KUBECONFIG=os.devnull)
-    r = subprocess.run([kubectl, "label", "--local", "-o", "name", "-f", lib.MANIFESTS, "checked=yes"],
-                       capture_output=True, text=True, timeout=60, env=env)
+    r = subprocess.run([kubectl, "label", "--local", "-o", "name", "-f", lib.MANIFESTS,
+                        "checked=yes"], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 0, f"kubectl: {r.stderr}"
     names = r.stdout.split()
-    want = [f"{o['kind'].lower()}{'.apps' if o['apiVersion'].startswith('apps/') else ''}/{o['metadata']['name']}" for o in objs]
+    want = [o["kind"].lower() + (".apps" if o["apiVersion"].startswith("apps/") else "")
+            + "/" + o["metadata"]["name"] for o in objs]
     assert names == want, f"kubectl read {names}, expected {want}"
     print(f"kubectl (offline, no schema validation without a server) read: {' '.join(names)}")
 
@@ -237,7 +240,7 @@ def main():
     try:
         import yaml  # noqa: F401
     except ImportError:
-        return lib.skip_all("test_manifests", "python3-yaml is not installed (Debian: python3-yaml)")
+        return lib.skip_all("test_manifests", "python3-yaml is not installed")
     objs = lib.objects()
     passed, failed = lib.run_tests([(t.__name__[2:], t) for t in TESTS], objs)
     return lib.report(passed, failed)
