@@ -82,11 +82,13 @@ def replace_option(argv, name, value):
 
 
 def host_mounts(objs):
-    """(host path, container path, read-only) of each hostPath the container mounts."""
+    """(host path, container path, read-only, propagation) of each hostPath
+    the container mounts; propagation is Kubernetes' mountPropagation."""
     c, spec = container(objs)
     paths = {v["name"]: v["hostPath"]["path"] for v in spec.get("volumes", []) if "hostPath" in v}
     return [
-        (paths[m["name"]], m["mountPath"], bool(m.get("readOnly")))
+        (paths[m["name"]], m["mountPath"], bool(m.get("readOnly")),
+         m.get("mountPropagation", "None"))
         for m in c.get("volumeMounts", [])
         if m["name"] in paths
     ]

@@ -55,6 +55,8 @@ SECCOMP = "/usr/share/containers/seccomp.json"
 PODMAN = ["podman", "--runtime", "runc"]
 LIMITS = ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096"]
 SCRAPE_S = 60  # how long Prometheus has to see the series
+# Kubernetes' mountPropagation as podman's bind options (CRI's mapping).
+PROPAGATION = {"None": "rprivate", "HostToContainer": "rslave", "Bidirectional": "rshared"}
 BUSYBOX = "/bin/busybox"
 CGROUP = "/sys/fs/cgroup"
 WORKLOAD = ("tdtrace-test", "web-1", "spin")  # namespace, pod, container
@@ -155,9 +157,10 @@ def daemonset_options(objs, seccomp, with_caps=True):
     opts += ["--cap-drop=" + ",".join(sc["capabilities"]["drop"]).lower()]
     if with_caps:
         opts += ["--cap-add=" + ",".join(sc["capabilities"]["add"])]
-    for host, inside, ro in lib.host_mounts(objs):
+    for host, inside, ro, propagation in lib.host_mounts(objs):
+        flags = (["ro"] if ro else []) + [PROPAGATION[propagation]]
         if os.path.exists(host):
-            opts += ["-v", f"{host}:{inside}" + (":ro" if ro else "")]
+            opts += ["-v", f"{host}:{inside}:" + ",".join(flags)]
         else:
             print(f"{host}: not on this machine (no such runtime here), not mounted")
     lim = c["resources"]["limits"]
@@ -286,7 +289,7 @@ def t_scraped(objs, d):
             except subprocess.TimeoutExpired:
                 prom.kill()
                 prom.wait()
-        run(PODMAN + ["rm", "-f", "-t", "0", name, work], 120)
+        run(PODMAN + ["rm", "-f", "--ignore", "-t", "0", name, work], 120)
         remove_pod_cgroups(uid)
 
 

@@ -108,12 +108,17 @@ def t_host_mounts(objs):
     mounts = lib.host_mounts(objs)
     hostpaths = [v for v in spec["volumes"] if "hostPath" in v]
     assert len(mounts) == len(hostpaths), "a hostPath volume not mounted, or mounted twice"
-    for host, inside, ro in mounts:
+    for host, inside, ro, propagation in mounts:
         assert ro, f"hostPath {host} mounted at {inside} is not readOnly"
         assert host == inside, f"{host} mounted at {inside}: tdtrace looks at the host's paths"
-    have = {h for h, _, _ in mounts}
+        assert propagation != "Bidirectional", f"{host}: Bidirectional propagation"
+    have = {h: p for h, _, _, p in mounts}
     for want in ["/sys/fs/cgroup", "/sys/kernel/btf"] + RUNTIME_ROOTS:
         assert want in have, f"{want} is not mounted"
+    # Containers' root file systems and shm are mounted below these: the
+    # runtime's unmounts must reach the pod's copy.
+    for root in RUNTIME_ROOTS:
+        assert have[root] == "HostToContainer", f"{root}: propagation {have[root]}"
 
 
 def t_probes(objs):
