@@ -228,6 +228,17 @@ def remove_pod_cgroups(uid):
         time.sleep(0.2)
 
 
+def probe_paths(objs, port):
+    """Each of the DaemonSet's HTTP probes answers 200, as the kubelet wants."""
+    c, _ = lib.container(objs)
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        if probe in c:
+            path = c[probe]["httpGet"]["path"]
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+                assert r.status == 200, f"{probe} {path}: {r.status}"
+            print(f"{probe} {path}: 200")
+
+
 def t_scraped(objs, d):
     port, prom_port = free_port(), free_port()
     name = f"tdtrace-test-{os.getpid()}"
@@ -276,6 +287,7 @@ def t_scraped(objs, d):
         if k8s:
             assert named, f"no {named_q}: {logs.stderr[-1000:]}"
             print(f"Prometheus: {named[0]['metric']} {named[0]['value'][1]} s")
+        probe_paths(objs, port)
         # SIGTERM, as the kubelet stops it: the run ends with its summary, 0.
         must(PODMAN + ["stop", "-t", "20", name], 60, "podman stop")
         code = run(PODMAN + ["inspect", "--format", "{{.State.ExitCode}}", name], 60).stdout.strip()
