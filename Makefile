@@ -170,10 +170,12 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 
 # tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot, make
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
-# counts them as binaries.
+# counts them as binaries. tests/deploy/: deploy/kubernetes/ and the
+# Containerfile's image, built and run under podman (slow: once, here).
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
-	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py
+	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
+	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
 test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
