@@ -109,7 +109,7 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
 # Integration tests share tests/integration/itest.c, compiled once, and find
 # the cgroup2 mount with tdtrace's own code; fault tests add tests/faults/faults.c.
 ITEST_OBJS := $(OUTPUT)/tests/itest.o $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names \
-	model/k8s_table)
+	model/k8s_table model/utf8)
 FAULT_OBJS := $(OUTPUT)/tests/faults.o $(ITEST_OBJS)
 $(OUTPUT)/tests/itest.o: tests/integration/itest.c tests/integration/itest.h $(USER_HDRS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration -c $< -o $@
