@@ -109,7 +109,7 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
 # Integration tests share tests/integration/itest.c, compiled once, and find
 # the cgroup2 mount with tdtrace's own code; fault tests add tests/faults/faults.c.
 ITEST_OBJS := $(OUTPUT)/tests/itest.o $(patsubst %,$(OUTPUT)/user/%.o,host/cgroupfs model/cgroup_names \
-	model/k8s_table)
+	model/k8s_table model/utf8)
 FAULT_OBJS := $(OUTPUT)/tests/faults.o $(ITEST_OBJS)
 $(OUTPUT)/tests/itest.o: tests/integration/itest.c tests/integration/itest.h $(USER_HDRS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration -c $< -o $@
@@ -122,6 +122,11 @@ $(OUTPUT)/tests/test_%: tests/integration/test_%.c tests/integration/itest.h $(I
 
 $(OUTPUT)/tests/test_%: tests/faults/test_%.c tests/faults/faults.h tests/integration/itest.h $(FAULT_OBJS) | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests/integration $< $(FAULT_OBJS) $(LDFLAGS) -lcmocka -ljansson -lm -o $@
+
+# tests/tools/test_dashboard.py's synthetic target: /metrics text of TopDown
+# counts made up for a model from tests/fixtures/sysfs, by tdtrace's own code.
+$(OUTPUT)/tests/synth_exposition: tests/tools/synth_exposition.c $(PURE_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< $(PURE_OBJS) $(LDFLAGS) -lm -ljansson -o $@
 
 # Helpers are the measured workload: make sanitize builds them plain (HELPER_CFLAGS),
 # since LeakSanitizer's exit-time clone would be one more process to count.
@@ -165,12 +170,14 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 
 # tests/tools/: scripts for the tools beside tdtrace (tdtrace-plot, make
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
-# counts them as binaries.
+# counts them as binaries. tests/deploy/: deploy/kubernetes/ and the
+# Containerfile's image, built and run under podman (slow: once, here).
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
-	tests/hw/test_hwcheck.sh
+	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
+	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
 # Builds the Debian package from a copy of this tree in /tmp, unpacks it
@@ -179,7 +186,7 @@ deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
-	$(OUTPUT)/hw-workload
+	$(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own

@@ -475,6 +475,11 @@ static const char software_lines[] =
 	"\"counts\":{\"cpu-clock\":17800000},\"cpu_ns\":17800000,\"cpu_pct\":1.776}\n"
 	"{\"schema\":2,\"type\":\"cgroup\",\"phase\":\"summary\",\"interval\":1,"
 	"\"mode\":\"software\",\"cgroup_id\":9,\"cgroup\":\"/a\",\"slices\":3,"
+	"\"counts\":{\"cpu-clock\":17800000},\"cpu_ns\":17800000,\"cpu_pct\":null}\n"
+	/* a pod rolled up by --group-by=pod: no cgroup path, its label */
+	"{\"schema\":2,\"type\":\"cgroup\",\"phase\":\"summary\",\"interval\":1,"
+	"\"mode\":\"software\",\"cgroup_id\":4611686018427387905,\"cgroup\":null,"
+	"\"label\":\"shop/web-1\",\"slices\":3,"
 	"\"counts\":{\"cpu-clock\":17800000},\"cpu_ns\":17800000,\"cpu_pct\":null}\n";
 
 /* --json gives back each line of @in, in order, with the same keys and values. */
@@ -513,6 +518,7 @@ static void test_software_lines(void **state)
 	assert_non_null(strstr(out, "\nsystem "));
 	assert_non_null(strstr(out, "\nprocess 7 sh "));
 	assert_non_null(strstr(out, "\ncgroup /a "));
+	assert_non_null(strstr(out, "\ncgroup shop/web-1 "));
 	free(out);
 	free(err);
 }

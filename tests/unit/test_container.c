@@ -386,18 +386,19 @@ static void test_long_plain_path(void **state)
 /* A cut never leaves half a UTF-8 character at the end, for 2-, 3- and 4-byte ones. */
 static void test_truncate_utf8(void **state)
 {
-	char path[1024];
+	char path[4096];
 	struct container c;
 
 	(void)state;
-	/* "unit:a" + 76 "é" = 158 bytes; one more would need 160. */
+	assert_int_equal(sizeof(c.label), 384); /* the sums below are for it */
+	/* "unit:a" + 188 "é" = 382 bytes; one more would need 384. */
 	strcpy(path, "/system.slice/a");
-	for (int i = 0; i < 100; i++)
+	for (int i = 0; i < 200; i++)
 		strcat(path, "\xc3\xa9");
 	strcat(path, ".service");
 	assert_int_equal(container_parse(path, &c), 0);
-	assert_int_equal(strlen(c.label), 158);
-	assert_memory_equal(c.label + 156, "\xc3\xa9", 2);
+	assert_int_equal(strlen(c.label), 382);
+	assert_memory_equal(c.label + 380, "\xc3\xa9", 2);
 	/* id: "a" + 35 "é" = 71 bytes fits exactly. */
 	assert_int_equal(strlen(c.id), 71);
 
@@ -410,30 +411,30 @@ static void test_truncate_utf8(void **state)
 	assert_int_equal(strlen(c.id), 70);
 	assert_memory_equal(c.id + 68, "\xc3\xa9", 2);
 
-	/* Escaped bytes count once decoded: "unit:ab" + 76 decoded "é" = 159. */
+	/* Escaped bytes count once decoded: "unit:ab" + 188 decoded "é" = 383. */
 	strcpy(path, "/system.slice/ab");
-	for (int i = 0; i < 100; i++)
+	for (int i = 0; i < 200; i++)
 		strcat(path, "\\xc3\\xa9");
 	strcat(path, ".service");
 	assert_int_equal(container_parse(path, &c), 0);
-	assert_int_equal(strlen(c.label), 159);
-	assert_memory_equal(c.label + 157, "\xc3\xa9", 2);
+	assert_int_equal(strlen(c.label), 383);
+	assert_memory_equal(c.label + 381, "\xc3\xa9", 2);
 
-	/* "/" + 52 three-byte characters = 157; a 53rd needs 160. */
+	/* "/" + 127 three-byte characters = 382; a 128th needs 386. */
 	strcpy(path, "/");
-	for (int i = 0; i < 80; i++)
+	for (int i = 0; i < 140; i++)
 		strcat(path, "\xe6\x97\xa5");
 	assert_int_equal(container_parse(path, &c), 0);
-	assert_int_equal(strlen(c.label), 157);
-	assert_memory_equal(c.label + 154, "\xe6\x97\xa5", 3);
+	assert_int_equal(strlen(c.label), 382);
+	assert_memory_equal(c.label + 379, "\xe6\x97\xa5", 3);
 
-	/* "/" + 39 four-byte characters = 157; a 40th needs 161. */
+	/* "/" + 95 four-byte characters = 381; a 96th needs 385. */
 	strcpy(path, "/");
-	for (int i = 0; i < 80; i++)
+	for (int i = 0; i < 100; i++)
 		strcat(path, "\xf0\x9f\x98\x80");
 	assert_int_equal(container_parse(path, &c), 0);
-	assert_int_equal(strlen(c.label), 157);
-	assert_memory_equal(c.label + 153, "\xf0\x9f\x98\x80", 4);
+	assert_int_equal(strlen(c.label), 381);
+	assert_memory_equal(c.label + 377, "\xf0\x9f\x98\x80", 4);
 }
 
 /* Deterministic, so a failure can be reproduced. */

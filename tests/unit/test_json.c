@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for user/json.c: every output must parse as JSON (jansson). */
+/*
+ * Unit tests for user/json.c: every output must parse as JSON (jansson);
+ * a cgroup line's Kubernetes names.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,8 +18,10 @@
 
 #include <jansson.h>
 
+#include "output/json.h"
 #include "output/json_writer.h"
 #include "tdtrace.h"
+#include "k8s_report.h"
 
 static const char fffd[] = "\xef\xbf\xbd";
 
@@ -557,6 +562,167 @@ static void test_fast_numbers_match_printf(void **state)
 	}
 }
 
+/*
+ * The cgroup lines of output_json(@k's report), each parsed as tdtrace
+ * report reads them (jansson, duplicate keys refused), into @v.
+ */
+static size_t cgroup_lines(struct k8s_report *k, json_t **v, size_t max)
+{
+	struct out o;
+	size_t nr = 0;
+
+	out_open(&o);
+	output_json(o.f, &k->r);
+	out_close(&o);
+	for (char *line = o.buf, *nl; *line; line = nl + 1) {
+		json_error_t err;
+		json_t *j;
+
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		j = json_loadb(line, nl - line, JSON_REJECT_DUPLICATES, &err);
+		if (!j)
+			fail_msg("not JSON: %s: %.*s", err.text, (int)(nl - line), line);
+		if (strcmp(json_string_value(json_object_get(j, "type")), "cgroup")) {
+			json_decref(j);
+			continue;
+		}
+		assert_true(nr < max);
+		v[nr++] = j;
+	}
+	free(o.buf);
+	return nr;
+}
+
+/* The line whose @key is the string @want, or whose "cgroup_id" is @id if @key is NULL. */
+static json_t *line_of(json_t **v, size_t nr, const char *key, const char *want, __u64 id)
+{
+	for (size_t i = 0; i < nr; i++) {
+		json_t *got = json_object_get(v[i], key ? key : "cgroup_id");
+
+		if (key ? json_is_string(got) && !strcmp(json_string_value(got), want)
+			: (__u64)json_integer_value(got) == id)
+			return v[i];
+	}
+	fail_msg("no cgroup line with %s %s", key ? key : "cgroup_id", key ? want : "");
+	return NULL;
+}
+
+static const char *field(json_t *line, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(line, "container"), key);
+
+	if (!json_is_string(v))
+		fail_msg("container.%s is not a string", key);
+	return json_string_value(v);
+}
+
+static bool sandbox(json_t *line)
+{
+	json_t *v = json_object_get(json_object_get(line, "container"), "sandbox");
+
+	assert_true(json_is_boolean(v));
+	return json_is_true(v);
+}
+
+static void lines_free(json_t **v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		json_decref(v[i]);
+}
+
+/* --containers: the container object's Kubernetes names, "" when it has none. */
+static void test_k8s_container_object(void **state)
+{
+	struct k8s_report k;
+	json_t *v[16], *o;
+	size_t nr;
+
+	(void)state;
+	kr_build(&k, true, true, GROUP_CONTAINER, "shop", "api");
+	nr = cgroup_lines(&k, v, 16);
+	assert_int_equal(nr, 6);
+	o = line_of(v, nr, NULL, NULL, KR_ID_NGINX);
+	assert_string_equal(json_string_value(json_object_get(o, "label")), "shop/web/nginx");
+	assert_string_equal(field(o, "kind"), "containerd");
+	assert_string_equal(field(o, "id"), KR_CA);
+	assert_string_equal(field(o, "pod_uid"), KR_UID1);
+	assert_string_equal(field(o, "qos"), "burstable");
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "web");
+	assert_string_equal(field(o, "name"), "nginx");
+	assert_false(sandbox(o));
+
+	o = line_of(v, nr, NULL, NULL, KR_ID_SANDBOX);
+	assert_string_equal(json_string_value(json_object_get(o, "label")), "shop/web/POD");
+	assert_string_equal(field(o, "name"), "POD");
+	assert_true(sandbox(o));
+
+	o = line_of(v, nr, NULL, NULL, KR_ID_WEB); /* the pod's own cgroup */
+	assert_string_equal(json_string_value(json_object_get(o, "label")), "shop/web");
+	assert_string_equal(field(o, "kind"), "pod");
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "web");
+	assert_string_equal(field(o, "name"), "");
+	assert_false(sandbox(o));
+
+	o = line_of(v, nr, NULL, NULL, KR_ID_APP);
+	assert_string_equal(json_string_value(json_object_get(o, "label")), "shop/api/app");
+
+	o = line_of(v, nr, NULL, NULL, KR_ID_SSHD); /* not Kubernetes */
+	assert_string_equal(json_string_value(json_object_get(o, "label")), "unit:sshd.service");
+	assert_string_equal(field(o, "namespace"), "");
+	assert_string_equal(field(o, "pod"), "");
+	assert_string_equal(field(o, "name"), "");
+	assert_false(sandbox(o));
+	lines_free(v, nr);
+	kr_free(&k);
+}
+
+/* --group-by: a rolled-up row is no cgroup ("cgroup": null), named by its pod or namespace. */
+static void test_k8s_rolled_up(void **state)
+{
+	struct k8s_report k;
+	json_t *v[16], *o;
+	size_t nr;
+
+	(void)state;
+	kr_build(&k, false, true, GROUP_POD, "shop", "api");
+	nr = cgroup_lines(&k, v, 16);
+	assert_int_equal(nr, 4); /* idle, sshd, web, api */
+	o = line_of(v, nr, "label", "shop/web", 0);
+	assert_true(json_is_null(json_object_get(o, "cgroup")));
+	assert_null(json_object_get(o, "depth"));
+	assert_true((__u64)json_integer_value(json_object_get(o, "cgroup_id")) & K8S_GROUP_ID_BIT);
+	assert_false(json_is_true(json_object_get(o, "idle")));
+	assert_string_equal(field(o, "kind"), "pod");
+	assert_string_equal(field(o, "pod_uid"), KR_UID1);
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "web");
+	assert_string_equal(field(o, "name"), "");
+	assert_false(sandbox(o));
+	/* web's own cgroup, nginx and the sandbox: 3 + 4 + 5 thousand slots */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "counts"), "slots")),
+			 12000);
+	o = line_of(v, nr, NULL, NULL, KR_ID_SSHD);
+	assert_string_equal(json_string_value(json_object_get(o, "cgroup")), KR_SSHD);
+	lines_free(v, nr);
+	kr_free(&k);
+
+	kr_build(&k, true, true, GROUP_NAMESPACE, "shop", "api");
+	nr = cgroup_lines(&k, v, 16);
+	assert_int_equal(nr, 3); /* idle, sshd, shop */
+	o = line_of(v, nr, "label", "shop", 0);
+	assert_true(json_is_null(json_object_get(o, "cgroup")));
+	assert_string_equal(field(o, "kind"), "none");
+	assert_string_equal(field(o, "namespace"), "shop");
+	assert_string_equal(field(o, "pod"), "");
+	assert_string_equal(field(o, "pod_uid"), "");
+	assert_string_equal(field(o, "name"), "");
+	lines_free(v, nr);
+	kr_free(&k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +740,8 @@ int main(void)
 		cmocka_unit_test(test_double_roundtrip),
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_fast_numbers_match_printf),
+		cmocka_unit_test(test_k8s_container_object),
+		cmocka_unit_test(test_k8s_rolled_up),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

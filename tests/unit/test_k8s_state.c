@@ -2,7 +2,8 @@
 /*
  * Unit tests for user/host/k8s_state.h: each runtime's state tree built
  * in a temporary directory from tests/fixtures/k8s (run from the
- * repository root), hostile files planted in it, and the cache.
+ * repository root), hostile files planted in it, the cache, and the
+ * collect stage's k8s_names_cover().
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -655,7 +656,313 @@ static void test_default_roots(void **state)
 	assert_string_equal(k8s_roots_default.docker, "/var/lib/docker/containers");
 }
 
+/*
+ * The collect stage: k8s_names_cover() over entries charged to a pod's
+ * cgroups (its UID in the path is not the one in the files, to see which
+ * is used), a broken container, a plain docker container and a unit.
+ */
+#define ID_C	 "c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00"
+#define ID_D	 "d00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00dd00d"
+#define ID_E	 "e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0"
+#define ID_F	 "f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0"
+#define ID_G	 "a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0"
+#define PATH_UID "17bc79bd-5b4f-4e22-931a-9862d25aed77"
+#define POD_DIR                                                                                    \
+	"/kubepods.slice/kubepods-burstable.slice/"                                                \
+	"kubepods-burstable-pod17bc79bd_5b4f_4e22_931a_9862d25aed77.slice"
+
+static struct cgroup_name cover_paths[] = {
+	{ 31, "/system.slice/docker-" ID_D ".scope" },
+	{ 33, "/system.slice/sshd.service" },
+	{ 50, POD_DIR },
+	{ 51, POD_DIR "/cri-containerd-" ID_A ".scope" },
+	{ 52, POD_DIR "/cri-containerd-" ID_A ".scope/nested.scope" },
+	{ 53, POD_DIR "/cri-containerd-" ID_B ".scope" },
+	{ 55, POD_DIR "/cri-containerd-" ID_C ".scope" },
+	{ 56, POD_DIR "/cri-containerd-" ID_E ".scope" },
+	{ 57, POD_DIR "/cri-containerd-" ID_F ".scope" },
+	{ 58, POD_DIR "/cri-containerd-" ID_G ".scope" },
+	/* A pod whose path has the files' UID. */
+	{ 60, "/kubepods/besteffort/pod" UID },
+	{ 61, "/kubepods/besteffort/pod" UID "/" ID_B },
+};
+
+static struct cgroup_names cover_names = {
+	.v = cover_paths,
+	.nr = sizeof(cover_paths) / sizeof(cover_paths[0]),
+};
+
+/* An entry set of @nr entries charged to cgroups @ids, into @v. */
+static void charge(struct entry_set *s, struct entry *v, const __u64 *ids, size_t nr)
+{
+	memset(s, 0, sizeof(*s));
+	s->v = v;
+	for (; s->nr < nr; s->nr++)
+		v[s->nr] = (struct entry){ .key = { .id = 100 + (__u32)s->nr,
+						    .cgroup_id = ids[s->nr] } };
+}
+
+#define charged(s, v, ids) charge(s, v, ids, sizeof(ids) / sizeof(ids[0]))
+
+static void plant_cover(void)
+{
+	char path[PATH_MAX];
+
+	plant(root_containerd, ID_A, "config.json", "containerd-container.json");
+	plant(root_containerd, ID_B, "config.json", "containerd-sandbox.json");
+	file_path(path, sizeof(path), root_containerd, ID_C, "config.json");
+	write_file(path, "{\"annotations\": 1}", 18);
+	plant(root_docker, ID_D, "config.v2.json", "docker-plain.json");
+}
+
+static int cover_done(void **state)
+{
+	k8s_table_free(&cover_names.k8s);
+	return teardown(state);
+}
+
+/* Written to a memory stream, as the err stream would be. */
+struct said {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static void said_open(struct said *w)
+{
+	w->buf = NULL;
+	w->f = open_memstream(&w->buf, &w->len);
+	assert_non_null(w->f);
+}
+
+static char *said_close(struct said *w)
+{
+	assert_int_equal(fclose(w->f), 0);
+	return w->buf;
+}
+
+/* Cover @s, and nothing is said. */
+static void cover_silent(struct k8s_names *n, const struct entry_set *s)
+{
+	struct said w;
+
+	said_open(&w);
+	k8s_names_cover(n, &cover_names, s, w.f);
+	assert_string_equal(said_close(&w), "");
+	free(w.buf);
+}
+
+static int count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static int count_lines(const char *s)
+{
+	return count_of(s, "\n");
+}
+
+static void test_cover(void **state)
+{
+	/* The idle tasks (0), a cgroup not in the names (99), cgroups twice in a row. */
+	static const __u64 ids[] = { TD_IDLE_CGROUP_ID, 31, 33, 50, 51, 51, 52, 53, 99 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	const struct k8s_meta *m;
+	struct entry v[16];
+	struct entry_set s;
+
+	(void)state;
+	assert_non_null(n);
+	plant_cover();
+	charged(&s, v, ids);
+	cover_silent(n, &s);
+
+	m = k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_A);
+	assert_non_null(m);
+	assert_string_equal(m->namespace, "shop");
+	assert_string_equal(m->pod, "web-7d4b9c8f6-x2x9q");
+	assert_string_equal(m->container, "nginx");
+	assert_false(m->sandbox);
+	m = k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_B);
+	assert_non_null(m);
+	assert_true(m->sandbox);
+	/* The pod, under the UID of its cgroup's path: what rows look up. */
+	m = k8s_table_get(&cover_names.k8s, CONTAINER_POD, PATH_UID);
+	assert_non_null(m);
+	assert_string_equal(m->namespace, "shop");
+	assert_string_equal(m->pod, "web-7d4b9c8f6-x2x9q");
+	assert_string_equal(m->container, "");
+	assert_false(m->sandbox);
+	assert_string_equal(m->pod_uid, PATH_UID);
+	assert_null(k8s_table_get(&cover_names.k8s, CONTAINER_POD, UID));
+	/* Not Kubernetes: nothing. Only what was read is in the table. */
+	assert_null(k8s_table_get(&cover_names.k8s, CONTAINER_DOCKER, ID_D));
+	assert_int_equal(cover_names.k8s.nr, 3);
+	/* Each container read once: A, B and D (a pod's cgroup and a unit are no container). */
+	assert_int_equal(k8s_names_count(n), 3);
+	k8s_names_free(n);
+}
+
+/* The pod's own cgroup alone, once one of its containers is cached: named by it (by UID). */
+static void test_cover_pod_alone(void **state)
+{
+	static const __u64 ctr[] = { 61 }, pod[] = { 60 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	const struct k8s_meta *m;
+	struct entry v[4];
+	struct entry_set s;
+
+	(void)state;
+	assert_non_null(n);
+	plant(root_containerd, ID_B, "config.json", "containerd-sandbox.json");
+	charged(&s, v, pod);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(cover_names.k8s.nr, 0); /* no container of its read yet */
+	charged(&s, v, ctr);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(cover_names.k8s.nr, 2);
+	k8s_table_free(&cover_names.k8s);
+	charged(&s, v, pod);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(cover_names.k8s.nr, 1);
+	m = k8s_table_get(&cover_names.k8s, CONTAINER_POD, UID);
+	assert_non_null(m);
+	assert_string_equal(m->pod, "web-7d4b9c8f6-x2x9q");
+	assert_string_equal(m->container, "");
+	assert_false(m->sandbox);
+	k8s_names_free(n);
+}
+
+/* A broken state file is said once, however many intervals charge its container. */
+static void test_cover_said_once(void **state)
+{
+	static const __u64 ids[] = { 51, 55 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	struct entry v[4];
+	struct entry_set s;
+	struct said w;
+	const char *text, *nl;
+
+	(void)state;
+	assert_non_null(n);
+	plant_cover();
+	charged(&s, v, ids);
+	said_open(&w);
+	for (int i = 0; i < 5; i++)
+		k8s_names_cover(n, &cover_names, &s, w.f);
+	text = said_close(&w);
+	nl = strchr(text, '\n');
+	assert_non_null(nl);
+	assert_int_equal(nl[1], '\0'); /* one line */
+	assert_int_equal(strncmp(text, "tdtrace: ", 9), 0);
+	assert_non_null(strstr(text, ID_C "/config.json: "));
+	assert_non_null(strstr(text, "; its container is shown without Kubernetes names\n"));
+	assert_null(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_C));
+	assert_non_null(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_A));
+	free(w.buf);
+	k8s_names_free(n);
+}
+
+/*
+ * Containers with no state file at all (outside Kubernetes) cost one line
+ * a run, the first; each broken file is still said, once.
+ */
+static void test_cover_missing_said_once(void **state)
+{
+	/* C and G broken, E and F without a file, A named */
+	static const __u64 first[] = { 51, 55, 56 }, then[] = { 56, 57, 58, 55 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	char path[PATH_MAX], *text;
+	struct entry v[8];
+	struct entry_set s;
+	struct said w;
+
+	(void)state;
+	assert_non_null(n);
+	plant_cover();
+	file_path(path, sizeof(path), root_containerd, ID_G, "config.json");
+	write_file(path, "[", 1);
+	said_open(&w);
+	charged(&s, v, first);
+	k8s_names_cover(n, &cover_names, &s, w.f);
+	charged(&s, v, then);
+	for (int i = 0; i < 3; i++)
+		k8s_names_cover(n, &cover_names, &s, w.f);
+	text = said_close(&w);
+	assert_int_equal(count_lines(text), 3);
+	assert_int_equal(count_of(text, "no state file"), 1);
+	assert_non_null(strstr(text, ID_E
+			       ": no state file; its container is shown without "
+			       "Kubernetes names (other containers without one are not said)\n"));
+	assert_null(strstr(text, ID_F));
+	assert_int_equal(count_of(text, ID_C "/config.json: "), 1);
+	assert_int_equal(count_of(text, ID_G "/config.json: malformed JSON"), 1);
+	assert_non_null(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_A));
+	assert_int_equal(cover_names.k8s.nr, 2); /* A and its pod */
+	free(text);
+	k8s_names_free(n);
+}
+
+/* No cache (neither --containers nor --listen): nothing is read, nothing said. */
+static void test_cover_no_cache(void **state)
+{
+	static const __u64 ids[] = { 50, 51, 53, 55 };
+	struct entry v[8];
+	struct entry_set s;
+
+	(void)state;
+	plant_cover();
+	charged(&s, v, ids);
+	cover_silent(NULL, &s);
+	assert_int_equal(cover_names.k8s.nr, 0);
+}
+
+/*
+ * Every K8S_SWEEP_EVERY covers the cache drops containers not charged since
+ * the sweep before; the table keeps their names, and one charged again is
+ * read again.
+ */
+static void test_cover_sweep(void **state)
+{
+	static const __u64 both[] = { 51, 53 }, a[] = { 51 }, b[] = { 53 };
+	struct k8s_names *n = k8s_names_new(&roots);
+	struct entry v[4];
+	struct entry_set s;
+	int i;
+
+	(void)state;
+	assert_non_null(n);
+	plant_cover();
+	charged(&s, v, both);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(k8s_names_count(n), 2);
+	charged(&s, v, a);
+	/* The first sweep keeps what was got since the start; the second drops B. */
+	for (i = 1; i < 2 * K8S_SWEEP_EVERY - 1; i++)
+		k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(k8s_names_count(n), 2);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(k8s_names_count(n), 1);
+	assert_true(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_B)->sandbox);
+	assert_string_equal(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_A)->container,
+			    "nginx");
+
+	/* B's file changed meanwhile: read again when charged again, and the table follows. */
+	plant(root_containerd, ID_B, "config.json", "containerd-old.json");
+	charged(&s, v, b);
+	k8s_names_cover(n, &cover_names, &s, NULL);
+	assert_int_equal(k8s_names_count(n), 2);
+	assert_string_equal(k8s_table_get(&cover_names.k8s, CONTAINER_CONTAINERD, ID_B)->container,
+			    "coredns");
+	k8s_names_free(n);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define C(f) cmocka_unit_test_setup_teardown(f, setup, cover_done)
 
 int main(void)
 {
@@ -679,6 +986,12 @@ int main(void)
 		T(test_cache_bounded),
 		T(test_cache_copies_roots),
 		cmocka_unit_test(test_default_roots),
+		C(test_cover),
+		C(test_cover_pod_alone),
+		C(test_cover_said_once),
+		C(test_cover_missing_said_once),
+		C(test_cover_no_cache),
+		C(test_cover_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
 /*
  * The exporter's pure parts: metric families in text 0.0.4 and OpenMetrics
  * 1.0 (exact lines), escaping, numbers that read back exactly; --listen's
- * [ADDR:]PORT; and the exposition's grace period for quiet cgroups.
+ * [ADDR:]PORT; the exposition's grace period for quiet cgroups, and its
+ * Kubernetes labels.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "cli/listen.h"
 #include "model/counters.h"
 #include "output/metrics_text.h"
 #include "output/prometheus.h"
+#include "k8s_report.h"
 
 /* gcc 12 takes open_memstream's buffer, returned here, for a dangling local. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -196,8 +200,9 @@ static void test_grace(void **state)
 	f = open_memstream(&buf, &len);
 	exposition_write(&x, f, false, reports, 1, 150);
 	fclose(f);
-	assert_non_null(strstr(buf, "tdtrace_cpu_seconds_total{cgroup=\"/gone\",namespace=\"\",pod=\"\","
-				    "container=\"\"} 2\n"));
+	assert_non_null(strstr(buf,
+			       "tdtrace_cpu_seconds_total{cgroup=\"/gone\",namespace=\"\",pod=\"\","
+			       "container=\"\"} 2\n"));
 	free(buf);
 	assert_int_equal(exposition_update(&x, reports, 1, 161), 0); /* quiet 61 s: gone */
 	f = open_memstream(&buf, &len);
@@ -215,12 +220,236 @@ static void test_grace(void **state)
 	exposition_free(&x);
 }
 
+/* The exposition (text 0.0.4) of @k's report, as a scrape at 100 s would get it. */
+static char *exposed(struct k8s_report *k)
+{
+	const struct report *reports[] = { &k->r };
+	struct exposition x;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	exposition_init(&x, 300, 0, false);
+	assert_int_equal(exposition_update(&x, reports, 1, 100), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	exposition_write(&x, f, false, reports, 1, 100);
+	assert_int_equal(fclose(f), 0);
+	exposition_free(&x);
+	return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static void assert_has(const char *s, const char *line)
+{
+	if (!strstr(s, line))
+		fail_msg("no line %s in:\n%s", line, s);
+}
+
+#define NGINX	KR_P1 "/cri-containerd-" KR_CA ".scope"
+#define SANDBOX KR_P1 "/cri-containerd-" KR_CS ".scope"
+
+/* Every per-cgroup series, and tdtrace_cgroup_info, carries namespace, pod and container. */
+static void test_k8s_labels(void **state)
+{
+	struct k8s_report k;
+	char *s;
+
+	(void)state;
+	for (int containers = 0; containers < 2; containers++) {
+		kr_build(&k, false, containers, GROUP_CONTAINER, "shop", "api");
+		s = exposed(&k);
+		/* cgroup index 3 of 6: 4000 slots, L1 40/10/20/30 %, L2 16/6/12/18 % */
+		assert_has(s, "tdtrace_slots_total{cgroup=\"" NGINX
+			      "\",namespace=\"shop\",pod=\"web\","
+			      "container=\"nginx\"} 4000\n");
+		assert_has(s,
+			   "tdtrace_topdown_slots_total{cgroup=\"" NGINX "\",namespace=\"shop\","
+			   "pod=\"web\",container=\"nginx\",level=\"1\",node=\"retiring\"} 1600\n");
+		assert_int_equal(count(s, "tdtrace_topdown_slots_total{cgroup=\"" NGINX
+					  "\",namespace=\"shop\",pod=\"web\",container=\"nginx\","
+					  "level=\""),
+				 4 + 8);
+		assert_has(s, "tdtrace_slots_total{cgroup=\"" SANDBOX "\",namespace=\"shop\","
+			      "pod=\"web\",container=\"POD\"} 5000\n");
+		/* The pod's own cgroup: its own slots, or its subtree's in the tree. */
+		assert_has(s, containers ? "tdtrace_slots_total{cgroup=\"" KR_P1
+					   "\",namespace=\"shop\","
+					   "pod=\"web\",container=\"\"} 3000\n"
+					 : "tdtrace_slots_total{cgroup=\"" KR_P1
+					   "\",namespace=\"shop\","
+					   "pod=\"web\",container=\"\"} 12000\n");
+		assert_has(s, "tdtrace_slots_total{cgroup=\"" KR_SSHD "\",namespace=\"\",pod=\"\","
+			      "container=\"\"} 2000\n");
+		assert_has(s, "tdtrace_topdown_slots_total{cgroup=\"" KR_SSHD "\",namespace=\"\","
+			      "pod=\"\",container=\"\",level=\"2\",node=\"");
+		assert_has(s, "tdtrace_cgroup_info{cgroup=\"" NGINX
+			      "\",namespace=\"shop\",pod=\"web\","
+			      "container=\"nginx\",kind=\"containerd\",id=\"" KR_CA
+			      "\",pod_uid=\"" KR_UID1 "\",name=\"shop/web/nginx\"} 1\n");
+		assert_has(s, "tdtrace_cgroup_info{cgroup=\"" SANDBOX "\",namespace=\"shop\","
+			      "pod=\"web\",container=\"POD\",kind=\"containerd\",id=\"" KR_CS
+			      "\",pod_uid=\"" KR_UID1 "\",name=\"shop/web/POD\"} 1\n");
+		assert_has(s, "tdtrace_cgroup_info{cgroup=\"" KR_P1
+			      "\",namespace=\"shop\",pod=\"web\","
+			      "container=\"\",kind=\"pod\",id=\"" KR_UID1 "\",pod_uid=\"" KR_UID1
+			      "\",name=\"shop/web\"} 1\n");
+		assert_has(s, "tdtrace_cgroup_info{cgroup=\"" KR_SSHD "\",namespace=\"\",pod=\"\","
+			      "container=\"\",kind=\"unit\",id=\"sshd.service\",pod_uid=\"\","
+			      "name=\"unit:sshd.service\"} 1\n");
+		if (!containers) /* an ancestor, in the tree */
+			assert_has(s,
+				   "tdtrace_slots_total{cgroup=\"/kubepods.slice\",namespace=\"\","
+				   "pod=\"\",container=\"\"} 18000\n");
+		free(s);
+		kr_free(&k);
+	}
+
+	kr_build(&k, true, true, GROUP_CONTAINER, "shop", "api");
+	s = exposed(&k);
+	assert_has(s,
+		   "tdtrace_cpu_seconds_total{cgroup=\"" NGINX "\",namespace=\"shop\",pod=\"web\","
+		   "container=\"nginx\"} 0.004\n");
+	assert_has(s, "tdtrace_cpu_seconds_total{cgroup=\"" KR_SSHD "\",namespace=\"\",pod=\"\","
+		      "container=\"\"} 0.002\n");
+	free(s);
+	kr_free(&k);
+}
+
+/* --group-by: a rolled-up row is cgroup="", with its pod's or namespace's labels. */
+static void test_k8s_rolled_up(void **state)
+{
+	struct k8s_report k;
+	char *s;
+
+	(void)state;
+	kr_build(&k, false, true, GROUP_POD, "shop", "api");
+	s = exposed(&k);
+	assert_has(s,
+		   "tdtrace_slots_total{cgroup=\"\",namespace=\"shop\",pod=\"web\",container=\"\"} "
+		   "12000\n");
+	assert_has(s,
+		   "tdtrace_slots_total{cgroup=\"\",namespace=\"shop\",pod=\"api\",container=\"\"} "
+		   "6000\n");
+	assert_has(s, "tdtrace_topdown_slots_total{cgroup=\"\",namespace=\"shop\",pod=\"web\","
+		      "container=\"\",level=\"1\",node=\"retiring\"} 4800\n");
+	assert_has(s,
+		   "tdtrace_cgroup_info{cgroup=\"\",namespace=\"shop\",pod=\"web\",container=\"\","
+		   "kind=\"pod\",id=\"" KR_UID1 "\",pod_uid=\"" KR_UID1
+		   "\",name=\"shop/web\"} 1\n");
+	assert_has(s, "tdtrace_slots_total{cgroup=\"" KR_SSHD "\",namespace=\"\",pod=\"\","
+		      "container=\"\"} 2000\n");
+	assert_null(strstr(s, "cgroup=\"" NGINX "\""));
+	assert_null(strstr(s, "[id "));
+	free(s);
+	kr_free(&k);
+
+	kr_build(&k, true, true, GROUP_NAMESPACE, "shop", "api");
+	s = exposed(&k);
+	assert_has(s, "tdtrace_cpu_seconds_total{cgroup=\"\",namespace=\"shop\",pod=\"\","
+		      "container=\"\"} 0.018\n");
+	assert_has(s, "tdtrace_cgroup_info{cgroup=\"\",namespace=\"shop\",pod=\"\",container=\"\","
+		      "kind=\"none\",id=\"\",pod_uid=\"\",name=\"shop\"} 1\n");
+	free(s);
+	kr_free(&k);
+}
+
+/* promtool's lint of @text: NULL if clean or promtool is missing (said once), else its words. */
+static char *promtool(const char *text)
+{
+	static bool said;
+	char path[] = "/tmp/tdtrace-metrics-XXXXXX", cmd[128], *out = NULL;
+	size_t len = 0;
+	FILE *f, *p;
+	int fd, st;
+
+	if (system("command -v promtool >/dev/null 2>&1")) {
+		if (!said)
+			print_message("promtool part skipped: promtool is not installed "
+				      "(Debian: prometheus)\n");
+		said = true;
+		return NULL;
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	f = open_memstream(&out, &len);
+	for (int c; (c = fgetc(p)) != EOF;)
+		fputc(c, f);
+	fclose(f);
+	st = pclose(p);
+	unlink(path);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* Names are any bytes: quotes, backslash, newline, invalid UTF-8 come out escaped. */
+static void test_k8s_hostile_names(void **state)
+{
+	static const char pod[] = "we\"b\\x\ny\xff", ns[] = "n\"s\\";
+	static const char pod_out[] = "we\\\"b\\\\x\\ny\xef\xbf\xbd", ns_out[] = "n\\\"s\\\\";
+	char want[512], *s, *lint;
+
+	(void)state;
+	for (int by = GROUP_CONTAINER; by <= GROUP_NAMESPACE; by++) {
+		struct k8s_report k;
+
+		kr_build(&k, false, true, by, ns, pod);
+		s = exposed(&k);
+		if (by == GROUP_CONTAINER) {
+			snprintf(want, sizeof(want),
+				 "tdtrace_slots_total{cgroup=\"%s\",namespace=\"%s\",pod=\"%s\","
+				 "container=\"app\"} 6000\n",
+				 KR_P2 "/cri-containerd-" KR_CC ".scope", ns_out, pod_out);
+			assert_has(s, want);
+			snprintf(want, sizeof(want), "name=\"%s/%s/app\"} 1\n", ns_out, pod_out);
+			assert_has(s, want);
+		}
+		if (by == GROUP_POD) {
+			snprintf(want, sizeof(want),
+				 "tdtrace_slots_total{cgroup=\"\",namespace=\"%s\",pod=\"%s\","
+				 "container=\"\"} 6000\n",
+				 ns_out, pod_out);
+			assert_has(s, want);
+		}
+		/* Every line is a comment or a sample of ours: no raw newline got through. */
+		for (const char *line = s; *line; line = strchr(line, '\n') + 1)
+			assert_true(line[0] == '#' || !strncmp(line, "tdtrace_", 8));
+		lint = promtool(s);
+		if (lint)
+			fail_msg("promtool check metrics (group-by %d): %s\n%s", by, lint, s);
+		free(s);
+		kr_free(&k);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text004), cmocka_unit_test(test_openmetrics),
-		cmocka_unit_test(test_numbers), cmocka_unit_test(test_label_utf8),
-		cmocka_unit_test(test_listen),	cmocka_unit_test(test_grace),
+		cmocka_unit_test(test_text004),
+		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_label_utf8),
+		cmocka_unit_test(test_listen),
+		cmocka_unit_test(test_grace),
+		cmocka_unit_test(test_k8s_labels),
+		cmocka_unit_test(test_k8s_rolled_up),
+		cmocka_unit_test(test_k8s_hostile_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

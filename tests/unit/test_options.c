@@ -17,6 +17,7 @@
 #include "cli/help.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "model/cgroup_rows.h" /* enum cgroup_group */
 
 /* An argv for options_parse: "tdtrace" first, NULL last. */
 #define ARGV(...) ((char *[]){ "tdtrace", __VA_ARGS__, NULL })
@@ -371,6 +372,55 @@ static void test_targets_and_rows(void **state)
 	parsed_free(&p);
 }
 
+/* --group-by: each value, --containers implied; --runtime-root: each runtime, repeatable. */
+static void test_kubernetes(void **state)
+{
+	static const struct {
+		const char *arg;
+		int want;
+	} by[] = {
+		{ "--group-by=container", GROUP_CONTAINER },
+		{ "--group-by=pod", GROUP_POD },
+		{ "--group-by=namespace", GROUP_NAMESPACE },
+	};
+	struct parsed p;
+
+	(void)state;
+	parse_ok(&p, ARGV("--containers"));
+	assert_int_equal(p.o.group_by, GROUP_CONTAINER);
+	assert_null(p.o.containerd_root);
+	assert_null(p.o.crio_run_root);
+	assert_null(p.o.crio_root);
+	assert_null(p.o.docker_root);
+	parsed_free(&p);
+	for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++) {
+		parse_ok(&p, ARGV((char *)by[i].arg));
+		assert_int_equal(p.o.group_by, by[i].want);
+		assert_true(p.o.containers);
+		assert_int_equal(p.o.depth, -1);
+		parsed_free(&p);
+	}
+	parse_ok(&p, ARGV("--containers", "--group-by", "pod"));
+	assert_int_equal(p.o.group_by, GROUP_POD);
+	parsed_free(&p);
+
+	parse_ok(&p, ARGV("--runtime-root", "containerd=/a", "--runtime-root=crio-run=/b",
+			  "--runtime-root", "crio=/c=d", "--runtime-root", "docker="));
+	assert_string_equal(p.o.containerd_root, "/a");
+	assert_string_equal(p.o.crio_run_root, "/b");
+	assert_string_equal(p.o.crio_root, "/c=d");
+	assert_string_equal(p.o.docker_root, ""); /* left out */
+	assert_false(p.o.containers);
+	parsed_free(&p);
+	/* One runtime alone leaves the others at their defaults. */
+	parse_ok(&p, ARGV("--runtime-root=crio=/x"));
+	assert_string_equal(p.o.crio_root, "/x");
+	assert_null(p.o.crio_run_root);
+	assert_null(p.o.containerd_root);
+	assert_null(p.o.docker_root);
+	parsed_free(&p);
+}
+
 /* One bad command line, and what its error line must name. */
 struct bad_case {
 	const char *args[19];
@@ -479,6 +529,23 @@ static const struct bad_case bad_cases[] = {
 	{ { "--max-cgroups=16", "--max-cgroups=17" }, "--max-cgroups given twice" },
 	{ { "--depth", "1", "--depth", "2" }, "--depth given twice" },
 	{ { "--test-members=a", "--test-members=b" }, "--test-members given twice" },
+	/* Kubernetes: a roll-up that is none of the three, a runtime or a place that is not one */
+	{ { "--group-by=pods" }, "--group-by" },
+	{ { "--group-by=" }, "--group-by" },
+	{ { "--group-by", "Pod" }, "--group-by" },
+	{ { "--group-by", "pod " }, "--group-by" },
+	{ { "--group-by" }, "--group-by" },
+	{ { "--group-by=pod", "--group-by=namespace" }, "--group-by given twice" },
+	{ { "--runtime-root=containerd" }, "--runtime-root" },
+	{ { "--runtime-root=containerd=run/k8s" }, "--runtime-root" },
+	{ { "--runtime-root=docker=./containers" }, "--runtime-root" },
+	{ { "--runtime-root=podman=/x" }, "--runtime-root" },
+	{ { "--runtime-root=cri-o=/x" }, "--runtime-root" },
+	{ { "--runtime-root==/x" }, "--runtime-root" },
+	{ { "--runtime-root=" }, "--runtime-root" },
+	{ { "--runtime-root=crio-ru=/x" }, "--runtime-root" },
+	{ { "--runtime-root=containerd-=/x" }, "--runtime-root" },
+	{ { "--runtime-root", "docker=/a", "--runtime-root", "dockerd=/b" }, "'dockerd=/b'" },
 	/* formats: unknown names, separators that would not parse, two different choices */
 	{ { "--format", "xml" }, "--format" },
 	{ { "--format=" }, "--format" },
@@ -496,6 +563,8 @@ static const struct bad_case bad_cases[] = {
 	/* combinations that contradict each other */
 	{ { "-t", "--per-cgroup" }, "--per-cgroup" },
 	{ { "--containers", "--depth", "1" }, "--containers" },
+	{ { "--group-by=pod", "--depth", "1" }, "--depth" },
+	{ { "--depth=0", "--group-by=namespace" }, "--depth" },
 	{ { "--no-children" }, "--no-children" },
 	{ { "-p", "1", "--", "true" }, "COMMAND" },
 	{ { "--" }, "--" },
@@ -823,6 +892,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_and_sizes, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_all_together, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_targets_and_rows, reset_getopt, free_pending),
+		cmocka_unit_test_setup_teardown(test_kubernetes, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_bad_values, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_bad_value_quoted, reset_getopt, free_pending),
 		cmocka_unit_test_setup_teardown(test_help, reset_getopt, free_pending),

@@ -91,7 +91,7 @@ static bool consistent(const struct options *o, FILE *err)
 		return false;
 	}
 	if (o->containers && o->depth >= 0) {
-		say(err, "--depth and --containers conflict: choose one");
+		say(err, "--depth and --containers (or --group-by) conflict: choose one");
 		return false;
 	}
 	if (o->format == FORMAT_TOPLEV_CSV && o->software) {

@@ -98,7 +98,8 @@ size_t k8s_names_count(const struct k8s_names *n); /* entries cached */
  * pod) charged in @s, whose cgroup @names knows, into @names->k8s, read
  * through the cache @n (NULL: none are read). A state file that costs a
  * container its names is said once on @err (NULL: silent), never the
- * counts; of the containers with no state file at all, only the first. Every K8S_SWEEP_EVERY calls, entries not got since are swept.
+ * counts; of the containers with no state file at all, only the first.
+ * Every K8S_SWEEP_EVERY calls, entries not got since are swept.
  */
 void k8s_names_cover(struct k8s_names *n, struct cgroup_names *names, const struct entry_set *s,
 		     FILE *err);

@@ -135,7 +135,7 @@ static void name_row(struct cgroup_row *r, const struct cgroup_names *names,
 		r->k8s = k8s_table_find(&names->k8s, &c);
 }
 
-/* The names a Kubernetes row rolls up to, and their id: FNV-1a of them, with the top bit. */
+/* The names a Kubernetes row rolls up to, and their id: FNV-1a of them, cut to K8S_GROUP_ID_BIT. */
 static __u64 group_key(const struct k8s_meta *m, enum cgroup_group by, struct k8s_meta *key)
 {
 	__u64 h = 0xcbf29ce484222325ULL;
@@ -155,7 +155,7 @@ static __u64 group_key(const struct k8s_meta *m, enum cgroup_group by, struct k8
 			if (!*p)
 				break;
 		}
-	return h | K8S_GROUP_ID_BIT;
+	return (h & (K8S_GROUP_ID_BIT - 1)) | K8S_GROUP_ID_BIT;
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -188,6 +188,9 @@ static int group_rows(struct cgroup_row *rows, size_t *nr, enum cgroup_group by)
 		if (!r->k8s)
 			continue;
 		r->id = group_key(r->k8s, by, &key);
+		/* containerd < 1.6.11 does not write the pod's UID: its cgroup's path has it. */
+		if (by == GROUP_POD && !key.pod_uid[0])
+			memcpy(key.pod_uid, r->label.pod_uid, sizeof(key.pod_uid));
 		r->group = malloc(sizeof(*r->group));
 		if (!r->group)
 			return -ENOMEM;

@@ -53,7 +53,12 @@ struct cgroup_row {
 int cgroup_rows_build(const struct cgroup_sample *v, size_t n, const struct cgroup_names *names,
 		      const struct cgroup_rows_opts *o, struct cgroup_row **rows, size_t *nr);
 
-#define K8S_GROUP_ID_BIT (1ULL << 63) /* no cgroup's id (an inode number) has it */
+/*
+ * No cgroup's id (a kernfs node id: a 32-bit inode number and a generation
+ * above it) has it; below bit 63, so that an id stays a signed 64-bit
+ * integer, all that JSON readers such as jansson (tdtrace report) take.
+ */
+#define K8S_GROUP_ID_BIT (1ULL << 62)
 
 void cgroup_rows_free(struct cgroup_row *rows, size_t nr);
 

@@ -29,7 +29,7 @@ struct container {
 	char id[72];	   /* full container id, LXC name, uid, or unescaped unit name */
 	char pod_uid[40];  /* Kubernetes pod UID with dashes ("" if none) */
 	char qos[16];	   /* "guaranteed", "burstable", "besteffort" ("" if not Kubernetes) */
-	char label[160];   /* what a row shows, see container_parse() */
+	char label[384];   /* what a row shows, see container_parse(); room for NS/POD/CONTAINER */
 	bool monitor;	   /* crio-conmon, libpod-conmon: the runtime's monitor of container id */
 };
 

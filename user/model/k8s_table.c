@@ -6,6 +6,7 @@
 #include <string.h>
 #include "model/array.h"
 #include "model/k8s_table.h"
+#include "model/utf8.h"
 
 static int cmp_key(enum container_kind kind, const char *id, const struct k8s_entry *e)
 {
@@ -101,7 +102,19 @@ const char *k8s_container_name(const struct k8s_meta *m)
 void k8s_format_label(const struct k8s_meta *m, char *buf, size_t size)
 {
 	const char *name = k8s_container_name(m);
+	size_t len = 0;
+	int full;
 
-	snprintf(buf, size, "%s%s%s%s%s", m->namespace, *m->pod ? "/" : "", m->pod,
-		 *m->pod && *name ? "/" : "", *m->pod ? name : "");
+	if (!size)
+		return;
+	full = snprintf(buf, size, "%s%s%s%s%s", m->namespace, *m->pod ? "/" : "", m->pod,
+			*m->pod && *name ? "/" : "", *m->pod ? name : "");
+	if (full < 0 || (size_t)full < size)
+		return;
+	/* Cut short: at the last whole character (the names are UTF-8), not inside one. */
+	full = (int)strlen(buf);
+	for (size_t n; len < (size_t)full &&
+		       (n = utf8_seq_len((const unsigned char *)buf + len, full - len)) > 0;)
+		len += n;
+	buf[len] = '\0';
 }

@@ -103,13 +103,16 @@ static int recorded_set(const struct pmu_model *m, json_t *counts, struct counte
 	return 0;
 }
 
-/* "process 1234 comm", "cgroup /a/b", "system" */
+/* "process 1234 comm", "cgroup /a/b", "cgroup shop/web" (rolled up by --group-by), "system" */
 static void identity(json_t *o, const char *type, char *buf, size_t size)
 {
 	const char *name = json_string_value(json_object_get(o, "comm"));
 
-	if (!strcmp(type, "cgroup"))
+	if (!strcmp(type, "cgroup")) {
 		name = json_string_value(json_object_get(o, "cgroup"));
+		if (!name)
+			name = json_string_value(json_object_get(o, "label"));
+	}
 	if (!strcmp(type, "system"))
 		snprintf(buf, size, "system");
 	else if (json_object_get(o, "pid") || json_object_get(o, "tid"))
