@@ -79,7 +79,22 @@ static void test_every_fixture(void **state)
 		{ "amdzen4", "cpu", "amdzen4", 2 },
 		{ "amdzen4-nowatchdog", "cpu", "amdzen4", 2 },
 		{ "amdzen5", "cpu", "amdzen5", 2 },
+		{ "amdzen6", "cpu", "amdzen6", 2 },
+		{ "sierraforest", "cpu", "sierraforest", 2 },
+		{ "grandridge", "cpu", "grandridge", 2 },
+		{ "alderlaken", "cpu", "alderlaken", 2 },
+		{ "haswell", "cpu", "haswell", 2 },
+		{ "haswellx", "cpu", "haswellx", 2 },
+		{ "broadwell", "cpu", "broadwell", 2 },
+		{ "broadwellx", "cpu", "broadwellx", 2 },
+		{ "broadwellde", "cpu", "broadwellde", 2 },
 	};
+	/* SMT on in these fixtures: per-task fractions approximate, as on Skylake. */
+	static const char *const smt_approximate[] = { "skylakex", "haswell", "haswellx",
+						       "broadwell", "broadwellx" };
+	/* SMT off (Broadwell-DE's fixture) or none (E-cores only). */
+	static const char *const smt_exact[] = { "cascadelakex", "broadwellde", "sierraforest",
+						 "grandridge", "alderlaken" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -102,10 +117,12 @@ static void test_every_fixture(void **state)
 			assert_non_null(strstr(json_string_value(json_object_get(p, "left_out")),
 					       "the NMI watchdog holds a counter"));
 		/* Skylake-X has SMT on in its fixture, Cascade Lake off: said per model. */
-		if (!strcmp(want[i].fixture, "skylakex"))
-			assert_true(json_is_true(json_object_get(p, "smt_approximate")));
-		if (!strcmp(want[i].fixture, "cascadelakex"))
-			assert_true(json_is_false(json_object_get(p, "smt_approximate")));
+		for (size_t j = 0; j < sizeof(smt_approximate) / sizeof(smt_approximate[0]); j++)
+			if (!strcmp(want[i].fixture, smt_approximate[j]))
+				assert_true(json_is_true(json_object_get(p, "smt_approximate")));
+		for (size_t j = 0; j < sizeof(smt_exact) / sizeof(smt_exact[0]); j++)
+			if (!strcmp(want[i].fixture, smt_exact[j]))
+				assert_true(json_is_false(json_object_get(p, "smt_approximate")));
 		if (!strcmp(want[i].fixture, "amdzen4-nowatchdog"))
 			assert_string_equal(json_string_value(json_object_get(p, "left_out")), "");
 		json_decref(o);
