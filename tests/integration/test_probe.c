@@ -145,11 +145,62 @@ static void test_vm(void **state)
 	json_decref(o);
 }
 
+/*
+ * Panther Lake and Nova Lake: perf knows them (mapfile.csv) but has no
+ * TopDown metrics for them yet. --probe says so for each core PMU, with
+ * no guessed row, and exits as on any CPU without a model; a run without
+ * --software is refused with the same reason (exit 2).
+ */
+static void test_no_topdown_yet(void **state)
+{
+	static const struct {
+		const char *fixture, *cpu, *dir;
+	} parts[] = {
+		{ "pantherlake", "Panther Lake", "pantherlake" },
+		{ "novalake", "Nova Lake", "novalake" },
+	};
+	char root[256], want[128], *out, *err;
+	const char *args[] = { "--sysfs-root", root, "-d", "1", NULL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		json_t *o = probe(parts[i].fixture);
+		const char *why = json_string_value(json_object_get(o, "why"));
+		const json_t *note;
+		size_t j;
+
+		snprintf(want, sizeof(want), "perf has no TopDown formulas for %s (%s) yet",
+			 parts[i].cpu, parts[i].dir);
+		print_message("%s: %s\n", parts[i].fixture, why);
+		assert_true(json_is_false(json_object_get(o, "topdown")));
+		assert_int_equal(json_array_size(json_object_get(o, "pmus")), 0);
+		assert_non_null(why);
+		assert_non_null(strstr(why, want));
+		/* Both core types are left out, each for that reason. */
+		assert_int_equal(json_array_size(json_object_get(o, "left_out")), 2);
+		json_array_foreach(json_object_get(o, "left_out"), j, note)
+			assert_non_null(strstr(json_string_value(note), want));
+		json_decref(o);
+
+		snprintf(root, sizeof(root), FIXTURES "/%s", parts[i].fixture);
+		itest_proc_release(&td);
+		assert_int_equal(itest_tdtrace_run(&td, 0, 5000, args), 0);
+		out = itest_stdout(&td);
+		err = itest_stderr(&td);
+		assert_int_equal(itest_exit_code(&td), 2);
+		assert_non_null(strstr(err, want));
+		assert_non_null(strstr(err, "use --software"));
+		free(out);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_fixture, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_topdown_yet, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

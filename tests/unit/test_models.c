@@ -277,6 +277,15 @@ static void test_model_find(void **state)
 	assert_null(model_find("GenuineIntel", 6, 0x8f, 8, "cpu_atom"));
 	/* Unknown: another model, family or vendor. */
 	assert_null(model_find("GenuineIntel", 6, 0x3a, 9, "cpu")); /* Ivy Bridge */
+	/* Panther Lake and Nova Lake: perf knows them, with no TopDown metrics (no row). */
+	assert_null(model_find("GenuineIntel", 6, 0xcc, 1, "cpu_core"));
+	assert_null(model_find("GenuineIntel", 18, 0x01, 1, "cpu_core"));
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 6, 0xcc)->name, "pantherlake");
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 6, 0xe5)->name, "pantherlake");
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 18, 0x03)->name, "novalake");
+	assert_null(model_find_no_topdown("GenuineIntel", 6, 0x3c));
+	assert_null(model_find_no_topdown("GenuineIntel", 18, 0x02));
+	assert_null(model_find_no_topdown("AuthenticAMD", 6, 0xcc));
 	assert_null(model_find("GenuineIntel", 6, 0x00, 0, "cpu"));
 	assert_null(model_find("GenuineIntel", 15, 0x7e, 5, "cpu"));
 	assert_null(model_find("AuthenticAMD", 6, 0x7e, 5, "cpu"));

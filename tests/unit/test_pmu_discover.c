@@ -369,8 +369,9 @@ static void test_amdzen5(void **state)
 }
 
 /*
- * The fixtures of the rows taken from perf v7.3: each machine's identity,
- * its core PMUs and their CPUs, SMT and the watchdog.
+ * The fixtures of the rows taken from perf v7.3 (and of Panther Lake and
+ * Nova Lake, which perf has no TopDown metrics for): each machine's
+ * identity, its core PMUs and their CPUs, SMT and the watchdog.
  */
 static void test_added_fixtures(void **state)
 {
@@ -391,6 +392,8 @@ static void test_added_fixtures(void **state)
 		{ "grandridge", "GenuineIntel", 6, 0xb6, 1, "cpu", 23, 1, false, 0 },
 		{ "alderlaken", "GenuineIntel", 6, 0xbe, 0, "cpu", 3, 1, false, 1 },
 		{ "amdzen6", "AuthenticAMD", 0x1a, 0x50, 0, "cpu", 127, 1, true, 1 },
+		{ "pantherlake", "GenuineIntel", 6, 0xcc, 1, "cpu_core", 3, 2, false, 1 },
+		{ "novalake", "GenuineIntel", 18, 0x01, 1, "cpu_core", 3, 2, false, 1 },
 	};
 	char root[256];
 
