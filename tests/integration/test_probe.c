@@ -79,7 +79,22 @@ static void test_every_fixture(void **state)
 		{ "amdzen4", "cpu", "amdzen4", 2 },
 		{ "amdzen4-nowatchdog", "cpu", "amdzen4", 2 },
 		{ "amdzen5", "cpu", "amdzen5", 2 },
+		{ "amdzen6", "cpu", "amdzen6", 2 },
+		{ "sierraforest", "cpu", "sierraforest", 2 },
+		{ "grandridge", "cpu", "grandridge", 2 },
+		{ "alderlaken", "cpu", "alderlaken", 2 },
+		{ "haswell", "cpu", "haswell", 2 },
+		{ "haswellx", "cpu", "haswellx", 2 },
+		{ "broadwell", "cpu", "broadwell", 2 },
+		{ "broadwellx", "cpu", "broadwellx", 2 },
+		{ "broadwellde", "cpu", "broadwellde", 2 },
 	};
+	/* SMT on in these fixtures: per-task fractions approximate, as on Skylake. */
+	static const char *const smt_approximate[] = { "skylakex", "haswell", "haswellx",
+						       "broadwell", "broadwellx" };
+	/* SMT off (Broadwell-DE's fixture) or none (E-cores only). */
+	static const char *const smt_exact[] = { "cascadelakex", "broadwellde", "sierraforest",
+						 "grandridge", "alderlaken" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -102,10 +117,12 @@ static void test_every_fixture(void **state)
 			assert_non_null(strstr(json_string_value(json_object_get(p, "left_out")),
 					       "the NMI watchdog holds a counter"));
 		/* Skylake-X has SMT on in its fixture, Cascade Lake off: said per model. */
-		if (!strcmp(want[i].fixture, "skylakex"))
-			assert_true(json_is_true(json_object_get(p, "smt_approximate")));
-		if (!strcmp(want[i].fixture, "cascadelakex"))
-			assert_true(json_is_false(json_object_get(p, "smt_approximate")));
+		for (size_t j = 0; j < sizeof(smt_approximate) / sizeof(smt_approximate[0]); j++)
+			if (!strcmp(want[i].fixture, smt_approximate[j]))
+				assert_true(json_is_true(json_object_get(p, "smt_approximate")));
+		for (size_t j = 0; j < sizeof(smt_exact) / sizeof(smt_exact[0]); j++)
+			if (!strcmp(want[i].fixture, smt_exact[j]))
+				assert_true(json_is_false(json_object_get(p, "smt_approximate")));
 		if (!strcmp(want[i].fixture, "amdzen4-nowatchdog"))
 			assert_string_equal(json_string_value(json_object_get(p, "left_out")), "");
 		json_decref(o);
@@ -128,11 +145,62 @@ static void test_vm(void **state)
 	json_decref(o);
 }
 
+/*
+ * Panther Lake and Nova Lake: perf knows them (mapfile.csv) but has no
+ * TopDown metrics for them yet. --probe says so for each core PMU, with
+ * no guessed row, and exits as on any CPU without a model; a run without
+ * --software is refused with the same reason (exit 2).
+ */
+static void test_no_topdown_yet(void **state)
+{
+	static const struct {
+		const char *fixture, *cpu, *dir;
+	} parts[] = {
+		{ "pantherlake", "Panther Lake", "pantherlake" },
+		{ "novalake", "Nova Lake", "novalake" },
+	};
+	char root[256], want[128], *out, *err;
+	const char *args[] = { "--sysfs-root", root, "-d", "1", NULL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		json_t *o = probe(parts[i].fixture);
+		const char *why = json_string_value(json_object_get(o, "why"));
+		const json_t *note;
+		size_t j;
+
+		snprintf(want, sizeof(want), "perf has no TopDown formulas for %s (%s) yet",
+			 parts[i].cpu, parts[i].dir);
+		print_message("%s: %s\n", parts[i].fixture, why);
+		assert_true(json_is_false(json_object_get(o, "topdown")));
+		assert_int_equal(json_array_size(json_object_get(o, "pmus")), 0);
+		assert_non_null(why);
+		assert_non_null(strstr(why, want));
+		/* Both core types are left out, each for that reason. */
+		assert_int_equal(json_array_size(json_object_get(o, "left_out")), 2);
+		json_array_foreach(json_object_get(o, "left_out"), j, note)
+			assert_non_null(strstr(json_string_value(note), want));
+		json_decref(o);
+
+		snprintf(root, sizeof(root), FIXTURES "/%s", parts[i].fixture);
+		itest_proc_release(&td);
+		assert_int_equal(itest_tdtrace_run(&td, 0, 5000, args), 0);
+		out = itest_stdout(&td);
+		err = itest_stderr(&td);
+		assert_int_equal(itest_exit_code(&td), 2);
+		assert_non_null(strstr(err, want));
+		assert_non_null(strstr(err, "use --software"));
+		free(out);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_fixture, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_topdown_yet, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

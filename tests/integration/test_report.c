@@ -311,6 +311,142 @@ static void test_other_groups(void **state)
 	free(err);
 }
 
+/*
+ * The rows taken from perf v7.3's text (hsx, bdx, srf, grr, adln, amdzen6
+ * metric files), one line each through the whole command; the arithmetic
+ * is beside each (and in tests/unit/test_models*.c). Lines have SMT on.
+ */
+#define HSW_L1                                                                                     \
+	"\"CPU_CLK_UNHALTED.THREAD\":1000,\"IDQ_UOPS_NOT_DELIVERED.CORE\":600,"                    \
+	"\"UOPS_ISSUED.ANY\":1500,\"UOPS_RETIRED.RETIRE_SLOTS\":1200,"                             \
+	"\"INT_MISC.RECOVERY_CYCLES\":50,\"INT_MISC.RECOVERY_CYCLES_ANY\":80,"                     \
+	"\"CPU_CLK_UNHALTED.THREAD_ANY\":1900,\"CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE\":200,"         \
+	"\"CPU_CLK_UNHALTED.REF_XCLK\":400,\"BR_MISP_RETIRED.ALL_BRANCHES\":30,"                   \
+	"\"MACHINE_CLEARS.COUNT\":10,\"IDQ.MS_UOPS\":150,"
+#define CMT_COUNTS                                                                                 \
+	"\"CPU_CLK_UNHALTED.CORE\":1000,\"TOPDOWN_FE_BOUND.ALL_P\":1200,"                          \
+	"\"TOPDOWN_BE_BOUND.ALL_P\":1800,\"TOPDOWN_RETIRING.ALL_P\":2400,"                         \
+	"\"TOPDOWN_BAD_SPECULATION.ALL_P\":600,\"TOPDOWN_FE_BOUND.FRONTEND_LATENCY\":900,"         \
+	"\"TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH\":300,"                                             \
+	"\"TOPDOWN_BAD_SPECULATION.MISPREDICT\":450,"                                              \
+	"\"TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS\":150,"                                          \
+	"\"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS\":2100"
+
+static void test_added_rows(void **state)
+{
+	static const struct {
+		const char *model, *counts;
+		struct {
+			const char *name;
+			double percent;
+		} want[12];
+	} rows[] = {
+		/*
+		 * Core clocks 1000/2 * (1 + 200/400) = 750, slots 3000; bad
+		 * speculation (1500 - 1200 + 4 * 80/2)/3000, backend the rest
+		 * (740/3000); fetch latency 4 * min(1000, 90)/3000 = 12 %;
+		 * heavy 1200/1500 * 150/3000 = 4 %.
+		 */
+		{ "haswellx",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90",
+		  { { "slots", 3000 },
+		    { "tma_frontend_bound", 20 },
+		    { "tma_bad_speculation", 46000.0 / 3000.0 },
+		    { "tma_retiring", 40 },
+		    { "tma_backend_bound", 74000.0 / 3000.0 },
+		    { "tma_fetch_latency", 12 },
+		    { "tma_fetch_bandwidth", 8 },
+		    { "tma_branch_mispredicts", 0.75 * 46000.0 / 3000.0 },
+		    { "tma_machine_clears", 0.25 * 46000.0 / 3000.0 },
+		    { "tma_heavy_operations", 4 },
+		    { "tma_light_operations", 36 } } },
+		/* Cycles without a uop (1200) above the clocks (1000): Haswell bounds them. */
+		{ "haswell",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":1200",
+		  { { "tma_fetch_latency", 400000.0 / 3000.0 } } },
+		/* ... Broadwell does not: 4 * 1200/3000. */
+		{ "broadwellx",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":1200",
+		  { { "tma_backend_bound", 74000.0 / 3000.0 },
+		    { "tma_fetch_latency", 160 },
+		    { "tma_fetch_bandwidth", 20 - 160 },
+		    { "tma_heavy_operations", 4 } } },
+		{ "broadwell",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90",
+		  { { "tma_fetch_latency", 12 } } },
+		{ "broadwellde",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90",
+		  { { "tma_retiring", 40 } } },
+		/* Crestmont, width 6: slots 6000; resource bound .3 - .35, unclamped. */
+		{ "sierraforest",
+		  CMT_COUNTS,
+		  { { "slots", 6000 },
+		    { "tma_frontend_bound", 20 },
+		    { "tma_backend_bound", 30 },
+		    { "tma_retiring", 40 },
+		    { "tma_bad_speculation", 10 },
+		    { "tma_ifetch_latency", 15 },
+		    { "tma_ifetch_bandwidth", 5 },
+		    { "tma_branch_mispredicts", 7.5 },
+		    { "tma_machine_clears", 2.5 },
+		    { "tma_core_bound", 35 },
+		    { "tma_resource_bound", -5 } } },
+		{ "grandridge", CMT_COUNTS, { { "tma_core_bound", 35 } } },
+		/* Gracemont, width 5: slots 5000; bad speculation the remainder. */
+		{ "alderlaken",
+		  "\"CPU_CLK_UNHALTED.CORE\":1000,\"TOPDOWN_FE_BOUND.ALL\":1000,"
+		  "\"TOPDOWN_BE_BOUND.ALL\":1500,\"TOPDOWN_RETIRING.ALL\":2000",
+		  { { "slots", 5000 },
+		    { "tma_frontend_bound", 20 },
+		    { "tma_backend_bound", 30 },
+		    { "tma_retiring", 40 },
+		    { "tma_bad_speculation", 10 } } },
+		/*
+		 * Zen 6, width 8: slots 8000; mispredicts 5 * 30/40, restarts
+		 * 5 * 10/40 (bp_fe_redir.resync), memory 20 * 200/500, latency
+		 * 8 * 150/8000, microcode 40 * 800/3200.
+		 */
+		{ "amdzen6",
+		  "\"ls_not_halted_cyc\":1000,"
+		  "\"de_no_dispatch_per_slot.no_ops_from_frontend\":2000,"
+		  "\"de_src_op_disp.all\":3600,\"ex_ret_ops\":3200,"
+		  "\"de_no_dispatch_per_slot.backend_stalls\":1600,"
+		  "\"de_no_dispatch_per_slot.smt_contention\":800,\"ex_ret_brn_misp\":30,"
+		  "\"bp_fe_redir.resync\":10,\"ex_no_retire.load_not_complete\":200,"
+		  "\"ex_no_retire.not_complete\":500,"
+		  "\"de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8\":150,"
+		  "\"ex_ret_ucode_ops\":800",
+		  { { "slots", 8000 },
+		    { "frontend_bound", 25 },
+		    { "bad_speculation", 5 },
+		    { "backend_bound", 20 },
+		    { "smt_contention", 10 },
+		    { "retiring", 40 },
+		    { "frontend_bound_by_latency", 15 },
+		    { "frontend_bound_by_bandwidth", 10 },
+		    { "bad_speculation_from_mispredicts", 3.75 },
+		    { "bad_speculation_from_pipeline_restarts", 1.25 },
+		    { "backend_bound_by_memory", 8 },
+		    { "retiring_from_microcode", 10 } } },
+	};
+	char buf[2048], *out, *err;
+	json_t *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		line(rows[i].model, "cpu", rows[i].counts, buf, sizeof(buf));
+		if (report(buf, true, &out, &err))
+			fail_msg("%s: tdtrace report: %s", rows[i].model, err);
+		o = one_line(out);
+		assert_string_equal(json_string_value(json_object_get(o, "model")), rows[i].model);
+		for (int j = 0; j < 12 && rows[i].want[j].name; j++)
+			expect(o, rows[i].want[j].name, rows[i].want[j].percent);
+		json_decref(o);
+		free(out);
+		free(err);
+	}
+}
+
 /* Refusals: one line each, naming the file's line, exit 1. */
 static void test_refused(void **state)
 {
@@ -711,6 +847,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdzen5_level1_multiplexed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_added_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_line_accounted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),

@@ -33,6 +33,11 @@ ROWS = [
     ("skylake", "GenuineIntel-6-5E-3", "cpu", "skylake"),
     ("skylakex", "GenuineIntel-6-55-4", "cpu", "skylakex"),
     ("cascadelakex", "GenuineIntel-6-55-7", "cpu", "cascadelakex"),
+    ("haswell", "GenuineIntel-6-3C-3", "cpu", "haswell"),
+    ("haswellx", "GenuineIntel-6-3F-2", "cpu", "haswellx"),
+    ("broadwell", "GenuineIntel-6-3D-4", "cpu", "broadwell"),
+    ("broadwellx", "GenuineIntel-6-4F-1", "cpu", "broadwellx"),
+    ("broadwellde", "GenuineIntel-6-56-3", "cpu", "broadwellde"),
 ]
 # Debian 12's perf 6.1 predates the E-core TMA update (2024) that the
 # alderlake cpu_atom row follows (ifetch_* nodes, X / (5 * core clocks)).

@@ -190,8 +190,11 @@ static void check_row(const struct pmu_model *m)
 static void test_rows_well_formed(void **state)
 {
 	(void)state;
-	/* 4 group A + 5 group B + 2 group C + 4 E-core + 3 before PERF_METRICS */
-	assert_int_equal(nr_intel_models, 18);
+	/*
+	 * 4 group A + 5 group B + 2 group C + 4 E-core + 3 E-core only + 3
+	 * Skylake-class + 5 Haswell/Broadwell
+	 */
+	assert_int_equal(nr_intel_models, 26);
 	for (int i = 0; i < nr_intel_models; i++)
 		check_row(&intel_models[i]);
 	/* One row per (directory, PMU). */
@@ -248,6 +251,22 @@ static void test_model_find(void **state)
 	expect_find(0x55, 7, "cpu", "cascadelakex");
 	expect_find(0x55, 11, "cpu", "cascadelakex");
 
+	/* Parts with E-cores only: PMU cpu (mapfile.csv v7.3). */
+	expect_find(0xaf, 3, "cpu", "sierraforest");
+	expect_find(0xb6, 1, "cpu", "grandridge");
+	expect_find(0xbe, 0, "cpu", "alderlaken");
+	assert_null(model_find("GenuineIntel", 6, 0xaf, 3, "cpu_atom"));
+	assert_null(model_find("GenuineIntel", 6, 0xaf, 3, "cpu")->core);
+	/* Haswell (3C|45|46), Haswell-EP 3F, Broadwell (3D|47), -EP 4F, -DE 56. */
+	expect_find(0x3c, 3, "cpu", "haswell");
+	expect_find(0x45, 1, "cpu", "haswell");
+	expect_find(0x46, 1, "cpu", "haswell");
+	expect_find(0x3f, 2, "cpu", "haswellx");
+	expect_find(0x3d, 4, "cpu", "broadwell");
+	expect_find(0x47, 1, "cpu", "broadwell");
+	expect_find(0x4f, 1, "cpu", "broadwellx");
+	expect_find(0x56, 3, "cpu", "broadwellde");
+
 	/* The hybrid rows differ by PMU: P-core and E-core formulas. */
 	assert_string_equal(model_find("GenuineIntel", 6, 0x9a, 3, "cpu_core")->core, "P-core");
 	assert_string_equal(model_find("GenuineIntel", 6, 0x9a, 3, "cpu_atom")->core, "E-core");
@@ -257,7 +276,16 @@ static void test_model_find(void **state)
 	assert_null(model_find("GenuineIntel", 6, 0x9a, 3, "cpu"));
 	assert_null(model_find("GenuineIntel", 6, 0x8f, 8, "cpu_atom"));
 	/* Unknown: another model, family or vendor. */
-	assert_null(model_find("GenuineIntel", 6, 0x3c, 3, "cpu")); /* Haswell */
+	assert_null(model_find("GenuineIntel", 6, 0x3a, 9, "cpu")); /* Ivy Bridge */
+	/* Panther Lake and Nova Lake: perf knows them, with no TopDown metrics (no row). */
+	assert_null(model_find("GenuineIntel", 6, 0xcc, 1, "cpu_core"));
+	assert_null(model_find("GenuineIntel", 18, 0x01, 1, "cpu_core"));
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 6, 0xcc)->name, "pantherlake");
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 6, 0xe5)->name, "pantherlake");
+	assert_string_equal(model_find_no_topdown("GenuineIntel", 18, 0x03)->name, "novalake");
+	assert_null(model_find_no_topdown("GenuineIntel", 6, 0x3c));
+	assert_null(model_find_no_topdown("GenuineIntel", 18, 0x02));
+	assert_null(model_find_no_topdown("AuthenticAMD", 6, 0xcc));
 	assert_null(model_find("GenuineIntel", 6, 0x00, 0, "cpu"));
 	assert_null(model_find("GenuineIntel", 15, 0x7e, 5, "cpu"));
 	assert_null(model_find("AuthenticAMD", 6, 0x7e, 5, "cpu"));
@@ -594,21 +622,26 @@ static void test_decode_gracemont(void **state)
 		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 200 },
 		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 500 },
 	};
+	/* ADL's E-cores, and Alder Lake-N's on PMU cpu (adln-metrics.json, the same text). */
+	static const char *const rows[][2] = { { "alderlake", "cpu_atom" },
+					       { "alderlaken", "cpu" } };
 	struct decoded r;
 
 	(void)state;
-	decode(&r, "alderlake", "cpu_atom", c, N(c), NULL, false);
-	expect(&r, "tma_frontend_bound", 0.2); /* 1000/5000 */
-	expect(&r, "tma_backend_bound", 0.3);  /* 1500/5000 */
-	expect(&r, "tma_retiring", 0.4);       /* 2000/5000 */
-	/* the remainder: (5000 - (1000 + 1500 + 2000)) / 5000 */
-	expect(&r, "tma_bad_speculation", 0.1);
-	expect(&r, "tma_ifetch_latency", 0.12);	    /* 600/5000 */
-	expect(&r, "tma_ifetch_bandwidth", 0.08);   /* 400/5000 */
-	expect(&r, "tma_branch_mispredicts", 0.06); /* 300/5000 */
-	expect(&r, "tma_machine_clears", 0.04);	    /* 200/5000 */
-	expect(&r, "tma_core_bound", 0.1);	    /* 500/5000 */
-	expect(&r, "tma_resource_bound", 0.2);	    /* .3 - .1 */
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		decode(&r, rows[i][0], rows[i][1], c, N(c), NULL, false);
+		expect(&r, "tma_frontend_bound", 0.2); /* 1000/5000 */
+		expect(&r, "tma_backend_bound", 0.3);  /* 1500/5000 */
+		expect(&r, "tma_retiring", 0.4);       /* 2000/5000 */
+		/* the remainder: (5000 - (1000 + 1500 + 2000)) / 5000 */
+		expect(&r, "tma_bad_speculation", 0.1);
+		expect(&r, "tma_ifetch_latency", 0.12);	    /* 600/5000 */
+		expect(&r, "tma_ifetch_bandwidth", 0.08);   /* 400/5000 */
+		expect(&r, "tma_branch_mispredicts", 0.06); /* 300/5000 */
+		expect(&r, "tma_machine_clears", 0.04);	    /* 200/5000 */
+		expect(&r, "tma_core_bound", 0.1);	    /* 500/5000 */
+		expect(&r, "tma_resource_bound", 0.2);	    /* .3 - .1 */
+	}
 }
 
 static void test_decode_crestmont(void **state)
@@ -625,21 +658,29 @@ static void test_decode_crestmont(void **state)
 		{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", 150 },
 		{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", 2100 },
 	};
+	/* MTL's E-cores; Sierra Forest and Grand Ridge, Crestmont only (srf/grr-metrics.json). */
+	static const char *const rows[][2] = {
+		{ "meteorlake", "cpu_atom" },
+		{ "sierraforest", "cpu" },
+		{ "grandridge", "cpu" },
+	};
 	struct decoded r;
 
 	(void)state;
-	decode(&r, "meteorlake", "cpu_atom", c, N(c), NULL, false);
-	expect(&r, "tma_frontend_bound", 0.2);	     /* 1200/6000 */
-	expect(&r, "tma_backend_bound", 0.3);	     /* 1800/6000 */
-	expect(&r, "tma_retiring", 0.4);	     /* 2400/6000 */
-	expect(&r, "tma_bad_speculation", 0.1);	     /* 600/6000, counted, not a remainder */
-	expect(&r, "tma_ifetch_latency", 0.15);	     /* 900/6000 */
-	expect(&r, "tma_ifetch_bandwidth", 0.05);    /* 300/6000 */
-	expect(&r, "tma_branch_mispredicts", 0.075); /* 450/6000 */
-	expect(&r, "tma_machine_clears", 0.025);     /* 150/6000 */
-	expect(&r, "tma_core_bound", 0.35);	     /* 2100/6000 */
-	/* no clamp in perf's formula: .3 - .35 */
-	expect(&r, "tma_resource_bound", -0.05);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		decode(&r, rows[i][0], rows[i][1], c, N(c), NULL, false);
+		expect(&r, "tma_frontend_bound", 0.2);	     /* 1200/6000 */
+		expect(&r, "tma_backend_bound", 0.3);	     /* 1800/6000 */
+		expect(&r, "tma_retiring", 0.4);	     /* 2400/6000 */
+		expect(&r, "tma_bad_speculation", 0.1);	     /* 600/6000, counted */
+		expect(&r, "tma_ifetch_latency", 0.15);	     /* 900/6000 */
+		expect(&r, "tma_ifetch_bandwidth", 0.05);    /* 300/6000 */
+		expect(&r, "tma_branch_mispredicts", 0.075); /* 450/6000 */
+		expect(&r, "tma_machine_clears", 0.025);     /* 150/6000 */
+		expect(&r, "tma_core_bound", 0.35);	     /* 2100/6000 */
+		/* no clamp in perf's formula: .3 - .35 */
+		expect(&r, "tma_resource_bound", -0.05);
+	}
 }
 
 static void test_decode_skymont(void **state)
@@ -739,6 +780,57 @@ static void test_decode_skylake(void **state)
 	expect(&r, "tma_fetch_bandwidth", 0.2 - 800.0 / 3000.0);
 }
 
+/*
+ * Haswell and Broadwell, perf v7.3's text (hsw/bdw-metrics.json): the
+ * Skylake vector's level-1 and shared level-2 counts (slots 3000), backend
+ * the remainder, and the heavy/light split: IDQ.MS_UOPS 150.
+ */
+#define NR_HSW_FROM_SKL 12 /* skl_counts up to MACHINE_CLEARS.COUNT */
+
+static void test_decode_haswell(void **state)
+{
+	static const char *const rows[] = { "haswell", "haswellx", "broadwell", "broadwellx",
+					    "broadwellde" };
+	struct count c[NR_HSW_FROM_SKL + 1];
+	struct decoded r;
+
+	(void)state;
+	memcpy(c, skl_counts, NR_HSW_FROM_SKL * sizeof(c[0]));
+	assert_string_equal(c[NR_HSW_FROM_SKL - 1].event, "MACHINE_CLEARS.COUNT");
+	c[NR_HSW_FROM_SKL] = (struct count){ "IDQ.MS_UOPS", 150 };
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		/* SMT on: recovery 80/2 = 40. */
+		decode(&r, rows[i], "cpu", c, N(c), NULL, true);
+		expect(&r, "tma_info_thread_slots", 3000);
+		expect(&r, "tma_frontend_bound", 0.2); /* 600/3000 */
+		/* (1500 - 1200 + 4*40)/3000 */
+		expect(&r, "tma_bad_speculation", 460.0 / 3000.0);
+		expect(&r, "tma_retiring", 0.4); /* 1200/3000 */
+		/* 1 - (.2 + 460/3000 + .4) = 740/3000 */
+		expect(&r, "tma_backend_bound", 740.0 / 3000.0);
+		/* 4 * min(1000, 90)/3000 on Haswell, 4 * 90/3000 on Broadwell */
+		expect(&r, "tma_fetch_latency", 0.12);
+		expect(&r, "tma_fetch_bandwidth", 0.08);
+		expect(&r, "tma_branch_mispredicts", 0.75 * 460.0 / 3000.0);
+		expect(&r, "tma_machine_clears", 0.25 * 460.0 / 3000.0);
+		/* 1200/1500 * 150/3000 */
+		expect(&r, "tma_heavy_operations", 0.04);
+		expect(&r, "tma_light_operations", 0.36);
+		/* SMT off: recovery 50, (300 + 200)/3000; backend 1 - (.2 + 500/3000 + .4). */
+		decode(&r, rows[i], "cpu", c, N(c), NULL, false);
+		expect(&r, "tma_bad_speculation", 500.0 / 3000.0);
+		expect(&r, "tma_backend_bound", 700.0 / 3000.0);
+	}
+
+	/* More cycles without a uop than clocks (multiplexed): Haswell takes the clocks. */
+	c[9].value = 1200;
+	decode(&r, "haswellx", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_fetch_latency", 4000.0 / 3000.0); /* 4 * min(1000, 1200) */
+	expect(&r, "tma_fetch_bandwidth", 0.2 - 4000.0 / 3000.0);
+	decode(&r, "broadwellx", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_fetch_latency", 4800.0 / 3000.0); /* 4 * 1200 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -746,8 +838,8 @@ int main(void)
 		cmocka_unit_test(test_decode_group_a),	 cmocka_unit_test(test_decode_group_b),
 		cmocka_unit_test(test_decode_group_c),	 cmocka_unit_test(test_decode_gracemont),
 		cmocka_unit_test(test_decode_crestmont), cmocka_unit_test(test_decode_skymont),
-		cmocka_unit_test(test_decode_skylake),	 cmocka_unit_test(test_lion_cove_text),
-		cmocka_unit_test(test_ecore_nodes),
+		cmocka_unit_test(test_decode_skylake),	 cmocka_unit_test(test_decode_haswell),
+		cmocka_unit_test(test_lion_cove_text),	 cmocka_unit_test(test_ecore_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

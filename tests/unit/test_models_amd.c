@@ -172,7 +172,7 @@ static void check_row(const struct pmu_model *m)
 static void test_rows_well_formed(void **state)
 {
 	(void)state;
-	assert_int_equal(nr_amd_models, 2);
+	assert_int_equal(nr_amd_models, 3);
 	for (int i = 0; i < nr_amd_models; i++) {
 		check_row(&amd_models[i]);
 		for (int j = 0; j < i; j++)
@@ -183,6 +183,7 @@ static void test_rows_well_formed(void **state)
 	assert_string_equal(row("amdzen4")->name, "amdzen4");
 	assert_int_equal(row("amdzen4")->family, 0x19);
 	assert_int_equal(row("amdzen5")->family, 0x1a);
+	assert_int_equal(row("amdzen6")->family, 0x1a);
 }
 
 /*
@@ -217,23 +218,27 @@ static void check_common_configs(const struct pmu_model *m)
 
 static void test_configs(void **state)
 {
-	const struct pmu_model *z4 = row("amdzen4"), *z5 = row("amdzen5");
+	const struct pmu_model *z4 = row("amdzen4"), *z5 = row("amdzen5"), *z6 = row("amdzen6");
 
 	(void)state;
 	check_common_configs(z4);
 	check_common_configs(z5);
+	check_common_configs(z6);
 	/* 0x1a0 / 0x01, cmask 6: 1 << 32 | 6 << 24 | 0x01 << 8 | 0xa0 */
 	expect_config(z4, "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6", 0x1060001a0ULL);
 	expect_config(z4, "resyncs_or_nc_redirects", 0x96); /* 0x096 */
 	/* cmask 8: 1 << 32 | 8 << 24 | 0x01 << 8 | 0xa0 */
 	expect_config(z5, "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8", 0x1080001a0ULL);
 	expect_config(z5, "bp_redirects.resync", 0x019f); /* 0x09f / 0x01 */
+	/* Zen 6 (amdzen6/decode.json, branch-prediction.json): Zen 5's codes, resync renamed. */
+	expect_config(z6, "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8", 0x1080001a0ULL);
+	expect_config(z6, "bp_fe_redir.resync", 0x019f); /* 0x09f / 0x01 */
 }
 
 /* 3. Recognised by vendor, family and model as perf's mapfile.csv says. */
 static void test_model_find(void **state)
 {
-	const struct pmu_model *z4 = row("amdzen4"), *z5 = row("amdzen5");
+	const struct pmu_model *z4 = row("amdzen4"), *z5 = row("amdzen5"), *z6 = row("amdzen6");
 
 	(void)state;
 	/* Zen 4: Genoa 0x11, Storm Peak 0x18, Raphael 0x61, Phoenix 0x74, Bergamo 0xa0. */
@@ -259,10 +264,20 @@ static void test_model_find(void **state)
 	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x70, 0, "cpu"), z5);
 	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x00, 0, "cpu"), z5);
 	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x2f, 0, "cpu"), z5);
-	/* Zen 6 (amdzen6) and the gap between: not ours. */
-	assert_null(model_find("AuthenticAMD", 0x1a, 0x30, 0, "cpu"));
-	assert_null(model_find("AuthenticAMD", 0x1a, 0x50, 0, "cpu"));
-	assert_null(model_find("AuthenticAMD", 0x1a, 0x80, 0, "cpu"));
+	/*
+	 * Zen 6: every other model of family 0x1a (mapfile.csv v7.3), the
+	 * ends of each range; the kernel's Zen 6 models 0x50-0x5f, 0x80-0xaf,
+	 * 0xc0-0xcf among them.
+	 */
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x30, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x3f, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x50, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x5f, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x80, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0xc4, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0xff, 0, "cpu"), z6);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x4f, 0, "cpu"), z5);
+	assert_ptr_equal(model_find("AuthenticAMD", 0x1a, 0x7f, 0, "cpu"), z5);
 	/* Zen 2 and other vendors, PMUs. */
 	assert_null(model_find("AuthenticAMD", 0x17, 0x31, 0, "cpu"));
 	assert_null(model_find("GenuineIntel", 0x19, 0x11, 1, "cpu"));
@@ -391,29 +406,41 @@ static const struct count zen5_counts[] = {
 	{ "ex_ret_ucode_ops", 800 },
 };
 
+/*
+ * Zen 6 (amdzen6/pipeline.json) has Zen 5's text, its resyncs named
+ * bp_fe_redir.resync: the same vector gives the same values.
+ */
 static void test_zen5_vector(void **state)
 {
-	const struct pmu_model *m = row("amdzen5");
+	static const char *const rows[][2] = { { "amdzen5", "bp_redirects.resync" },
+					       { "amdzen6", "bp_fe_redir.resync" } };
+	struct count c[N(zen5_counts)];
 	double out[MODEL_MAX_METRICS];
 
 	(void)state;
-	decode(m, 1, zen5_counts, N(zen5_counts), out);
-	expect(m, out, "total_dispatch_slots", 8000);
-	expect(m, out, "frontend_bound", 0.25);
-	expect(m, out, "bad_speculation", 0.05);
-	expect(m, out, "backend_bound", 0.2);
-	expect(m, out, "smt_contention", 0.1);
-	expect(m, out, "retiring", 0.4);
+	memcpy(c, zen5_counts, sizeof(c));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pmu_model *m = row(rows[i][0]);
 
-	decode(m, 2, zen5_counts, N(zen5_counts), out);
-	expect(m, out, "frontend_bound_by_latency", 0.15);
-	expect(m, out, "frontend_bound_by_bandwidth", 0.1);
-	expect(m, out, "bad_speculation_from_mispredicts", 0.045);
-	expect(m, out, "bad_speculation_from_pipeline_restarts", 0.005);
-	expect(m, out, "backend_bound_by_memory", 0.15);
-	expect(m, out, "backend_bound_by_cpu", 0.05);
-	expect(m, out, "retiring_from_fastpath", 0.3);
-	expect(m, out, "retiring_from_microcode", 0.1);
+		c[7].event = rows[i][1]; /* the resyncs */
+		decode(m, 1, c, N(c), out);
+		expect(m, out, "total_dispatch_slots", 8000);
+		expect(m, out, "frontend_bound", 0.25);
+		expect(m, out, "bad_speculation", 0.05);
+		expect(m, out, "backend_bound", 0.2);
+		expect(m, out, "smt_contention", 0.1);
+		expect(m, out, "retiring", 0.4);
+
+		decode(m, 2, c, N(c), out);
+		expect(m, out, "frontend_bound_by_latency", 0.15);
+		expect(m, out, "frontend_bound_by_bandwidth", 0.1);
+		expect(m, out, "bad_speculation_from_mispredicts", 0.045);
+		expect(m, out, "bad_speculation_from_pipeline_restarts", 0.005);
+		expect(m, out, "backend_bound_by_memory", 0.15);
+		expect(m, out, "backend_bound_by_cpu", 0.05);
+		expect(m, out, "retiring_from_fastpath", 0.3);
+		expect(m, out, "retiring_from_microcode", 0.1);
+	}
 }
 
 /*

@@ -368,6 +368,76 @@ static void test_amdzen5(void **state)
 	free(c);
 }
 
+/*
+ * The fixtures of the rows taken from perf v7.3 (and of Panther Lake and
+ * Nova Lake, which perf has no TopDown metrics for): each machine's
+ * identity, its core PMUs and their CPUs, SMT and the watchdog.
+ */
+static void test_added_fixtures(void **state)
+{
+	static const struct {
+		const char *fixture, *vendor;
+		int family, model, stepping;
+		const char *pmu; /* the first core PMU */
+		int last_cpu, nr_pmus;
+		bool smt;
+		int watchdog;
+	} m[] = {
+		{ "haswell", "GenuineIntel", 6, 0x3c, 3, "cpu", 7, 1, true, 1 },
+		{ "haswellx", "GenuineIntel", 6, 0x3f, 2, "cpu", 71, 1, true, 1 },
+		{ "broadwell", "GenuineIntel", 6, 0x3d, 4, "cpu", 3, 1, true, 1 },
+		{ "broadwellx", "GenuineIntel", 6, 0x4f, 1, "cpu", 87, 1, true, 0 },
+		{ "broadwellde", "GenuineIntel", 6, 0x56, 3, "cpu", 7, 1, false, 1 },
+		{ "sierraforest", "GenuineIntel", 6, 0xaf, 3, "cpu", 143, 1, false, 1 },
+		{ "grandridge", "GenuineIntel", 6, 0xb6, 1, "cpu", 23, 1, false, 0 },
+		{ "alderlaken", "GenuineIntel", 6, 0xbe, 0, "cpu", 3, 1, false, 1 },
+		{ "amdzen6", "AuthenticAMD", 0x1a, 0x50, 0, "cpu", 127, 1, true, 1 },
+		{ "pantherlake", "GenuineIntel", 6, 0xcc, 1, "cpu_core", 3, 2, false, 1 },
+		{ "novalake", "GenuineIntel", 18, 0x01, 1, "cpu_core", 3, 2, false, 1 },
+	};
+	char root[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		struct cpu_pmus *c;
+		const struct core_pmu *p;
+
+		snprintf(root, sizeof(root), FIXTURES "/%s", m[i].fixture);
+		c = discover(root);
+		assert_ident(c, m[i].vendor, m[i].family, m[i].model, m[i].stepping);
+		assert_int_equal(c->nr_pmus, m[i].nr_pmus);
+		assert_int_equal(c->smt_on, m[i].smt);
+		assert_int_equal(c->nmi_watchdog, m[i].watchdog);
+		p = pmu(c, m[i].pmu);
+		assert_cpus(p, 0, m[i].last_cpu);
+		free(c);
+	}
+}
+
+/* The E-core-only parts' own topdown-* strings, one core PMU "cpu" (kernel core.c). */
+static void test_ecore_only_events(void **state)
+{
+	struct cpu_pmus *c = discover(FIXTURES "/sierraforest");
+	const struct core_pmu *p = pmu(c, "cpu");
+
+	(void)state;
+	/* cmt_events_attrs: retiring event 0x72, bad-spec 0x73 (umask 0). */
+	assert_event(p, "topdown-retiring", 0x72, 0);
+	assert_event(p, "topdown-bad-spec", 0x73, 0);
+	assert_null(core_pmu_event(p, "slots"));
+	free(c);
+	c = discover(FIXTURES "/alderlaken");
+	p = pmu(c, "cpu");
+	/* tnt_events_attrs: retiring event 0xc2, bad-spec 0x73 umask 0x6. */
+	assert_event(p, "topdown-retiring", 0xc2, 0);
+	assert_event(p, "topdown-bad-spec", 0x0673, 0);
+	free(c);
+	/* Haswell-EP: Skylake's hsw_events_attrs strings, SMT on. */
+	c = discover(FIXTURES "/haswellx");
+	assert_skl_topdown_ht(pmu(c, "cpu"));
+	free(c);
+}
+
 /* This project's build machine: a 2-CPU KVM guest on Zen 5 without a virtual PMU. */
 static void test_vm(void **state)
 {
@@ -683,6 +753,8 @@ int main(void)
 		cmocka_unit_test(test_amdzen4),
 		cmocka_unit_test(test_amdzen4_nowatchdog),
 		cmocka_unit_test(test_amdzen5),
+		cmocka_unit_test(test_added_fixtures),
+		cmocka_unit_test(test_ecore_only_events),
 		cmocka_unit_test(test_vm),
 		cmocka_unit_test(test_root_spelling),
 		cmocka_unit_test(test_missing_root),

@@ -104,4 +104,22 @@ const struct pmu_model *model_find(const char *vendor, int family, int cpu_model
 /* The row of @name on @pmu (NULL: the first of that name), or NULL: for recorded lines. */
 const struct pmu_model *model_by_name(const char *name, const char *pmu);
 
+/*
+ * A CPU perf knows (mapfile.csv) without TopDown metrics in its
+ * pmu-events as of MODEL_NO_TOPDOWN_PERF: no row is guessed for it
+ * (models_no_topdown.c).
+ */
+#define MODEL_NO_TOPDOWN_PERF "v7.3"
+
+struct model_no_topdown {
+	const char *name;	     /* perf's directory: "pantherlake" */
+	const char *cpu;	     /* "Panther Lake" */
+	const char *vendor;	     /* /proc/cpuinfo vendor_id */
+	int family;		     /* cpu family */
+	unsigned char cpu_models[8]; /* cpu models, 0-terminated */
+};
+
+/* The entry for this CPU, or NULL. */
+const struct model_no_topdown *model_find_no_topdown(const char *vendor, int family, int cpu_model);
+
 #endif /* TD_MODELS_H */

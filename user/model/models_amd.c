@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * AMD rows of the PMU model table (see models.h): Zen 4 ("amdzen4") and
- * Zen 5 ("amdzen5"), perf's "pipeline utilization" metrics (metric groups
- * PipelineL1 and PipelineL2) as data.
+ * AMD rows of the PMU model table (see models.h): Zen 4 ("amdzen4"), Zen 5
+ * ("amdzen5") and Zen 6 ("amdzen6"), perf's "pipeline utilization"
+ * metrics (metric groups PipelineL1 and PipelineL2) as data.
  *
  * How perf's AMD metrics are shown as the common TopDown nodes
  * ----------------------------------------------------------------
@@ -174,81 +174,88 @@ static const struct model_metric zen4_metrics[] = {
 };
 
 /*
- * Zen 5. Events: perf's amdzen5/{decode,execution,load-store,
- * branch-prediction}.json. Width 8: the latency event's cmask is 8, and
- * resyncs are bp_redirects.resync. Groups as on Zen 4.
+ * Zen 5 and Zen 6. Events: perf's amdzen5/ and amdzen6/{decode,execution,
+ * load-store,branch-prediction}.json, the same encodings on both. Width 8:
+ * the latency event's cmask is 8. Resyncs are @RESYNC, event 0x9f umask 1:
+ * bp_redirects.resync on Zen 5, bp_fe_redir.resync on Zen 6. Groups as on
+ * Zen 4.
  */
-static const struct model_event zen5_events[] = {
-	AMD_L1_EVENTS,
-	{ .name = "ex_ret_brn_misp",
-	  .config = AMD_EVENT(0x0c3, 0x00),
-	  .flags = MODEL_EV_L2,
-	  .group = 1 },
-	{ .name = "bp_redirects.resync",
-	  .config = AMD_EVENT(0x09f, 0x01),
-	  .flags = MODEL_EV_L2,
-	  .group = 1 },
-	{ .name = "ex_no_retire.load_not_complete",
-	  .config = AMD_EVENT(0x0d6, 0xa2),
-	  .flags = MODEL_EV_L2,
-	  .group = 1 },
-	{ .name = "ex_no_retire.not_complete",
-	  .config = AMD_EVENT(0x0d6, 0x02),
-	  .flags = MODEL_EV_L2,
-	  .group = 1 },
-	/* perf's "cpu@de_no_dispatch_per_slot.no_ops_from_frontend\,cmask\=0x8@", unescaped. */
-	{ .name = "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8",
-	  .config = AMD_EVENT(0x1a0, 0x01) | AMD_CMASK(8),
-	  .flags = MODEL_EV_L2,
-	  .group = 2 },
-	{ .name = "ex_ret_ucode_ops",
-	  .config = AMD_EVENT(0x1c2, 0x00),
-	  .flags = MODEL_EV_L2,
-	  .group = 2 },
-};
+/* clang-format off */
+#define ZEN5_EVENTS(RESYNC)                                                                        \
+	AMD_L1_EVENTS,                                                                             \
+	{ .name = "ex_ret_brn_misp",                                                               \
+	  .config = AMD_EVENT(0x0c3, 0x00),                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 1 },                                                                            \
+	{ .name = RESYNC,                                                                          \
+	  .config = AMD_EVENT(0x09f, 0x01),                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 1 },                                                                            \
+	{ .name = "ex_no_retire.load_not_complete",                                                \
+	  .config = AMD_EVENT(0x0d6, 0xa2),                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 1 },                                                                            \
+	{ .name = "ex_no_retire.not_complete",                                                     \
+	  .config = AMD_EVENT(0x0d6, 0x02),                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 1 },                                                                            \
+	/* perf's "cpu@de_no_dispatch_per_slot.no_ops_from_frontend\,cmask\=0x8@", unescaped. */ \
+	{ .name = "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8",                        \
+	  .config = AMD_EVENT(0x1a0, 0x01) | AMD_CMASK(8),                                         \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 2 },                                                                            \
+	{ .name = "ex_ret_ucode_ops",                                                              \
+	  .config = AMD_EVENT(0x1c2, 0x00),                                                        \
+	  .flags = MODEL_EV_L2,                                                                    \
+	  .group = 2 }
 
-/* perf's amdzen5/pipeline.json, MetricExpr verbatim (JSON string unescaped). */
-static const struct model_metric zen5_metrics[] = {
-	{ "total_dispatch_slots", 0, NULL, "8 * ls_not_halted_cyc", NULL, NULL },
-	{ "frontend_bound", 1, NULL,
-	  "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)", NULL,
-	  "frontend_bound" },
-	{ "bad_speculation", 1, NULL,
-	  "d_ratio(de_src_op_disp.all - ex_ret_ops, total_dispatch_slots)", NULL,
-	  "bad_speculation" },
-	{ "backend_bound", 1, NULL,
-	  "d_ratio(de_no_dispatch_per_slot.backend_stalls, total_dispatch_slots)", NULL,
-	  "backend_bound" },
-	{ "smt_contention", 1, NULL,
-	  "d_ratio(de_no_dispatch_per_slot.smt_contention, total_dispatch_slots)", NULL,
-	  "smt_contention" },
-	{ "retiring", 1, NULL, "d_ratio(ex_ret_ops, total_dispatch_slots)", NULL, "retiring" },
-	{ "frontend_bound_by_latency", 2, "frontend_bound",
-	  "d_ratio((8 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@), "
-	  "total_dispatch_slots)",
-	  NULL, "fetch_latency" },
-	{ "frontend_bound_by_bandwidth", 2, "frontend_bound",
-	  "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - (8 * "
-	  "cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@), total_dispatch_slots)",
-	  NULL, "fetch_bandwidth" },
-	{ "bad_speculation_from_mispredicts", 2, "bad_speculation",
-	  "d_ratio(bad_speculation * ex_ret_brn_misp, ex_ret_brn_misp + bp_redirects.resync)", NULL,
-	  "branch_mispredicts" },
-	{ "bad_speculation_from_pipeline_restarts", 2, "bad_speculation",
-	  "d_ratio(bad_speculation * bp_redirects.resync, ex_ret_brn_misp + bp_redirects.resync)",
-	  NULL, "machine_clears" },
-	{ "backend_bound_by_memory", 2, "backend_bound",
-	  "backend_bound * d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)",
-	  NULL, "memory_bound" },
-	{ "backend_bound_by_cpu", 2, "backend_bound",
-	  "backend_bound * (1 - d_ratio(ex_no_retire.load_not_complete, "
-	  "ex_no_retire.not_complete))",
-	  NULL, "core_bound" },
-	{ "retiring_from_fastpath", 2, "retiring",
-	  "retiring * (1 - d_ratio(ex_ret_ucode_ops, ex_ret_ops))", NULL, "light_operations" },
-	{ "retiring_from_microcode", 2, "retiring",
-	  "retiring * d_ratio(ex_ret_ucode_ops, ex_ret_ops)", NULL, "heavy_operations" },
-};
+/* perf's amdzen5/ and amdzen6/pipeline.json, MetricExpr verbatim (JSON string unescaped). */
+#define ZEN5_METRICS(RESYNC)                                                                       \
+	{ "total_dispatch_slots", 0, NULL, "8 * ls_not_halted_cyc", NULL, NULL },                  \
+	{ "frontend_bound", 1, NULL,                                                               \
+	  "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, total_dispatch_slots)", NULL,     \
+	  "frontend_bound" },                                                                      \
+	{ "bad_speculation", 1, NULL,                                                              \
+	  "d_ratio(de_src_op_disp.all - ex_ret_ops, total_dispatch_slots)", NULL,                  \
+	  "bad_speculation" },                                                                     \
+	{ "backend_bound", 1, NULL,                                                                \
+	  "d_ratio(de_no_dispatch_per_slot.backend_stalls, total_dispatch_slots)", NULL,           \
+	  "backend_bound" },                                                                       \
+	{ "smt_contention", 1, NULL,                                                               \
+	  "d_ratio(de_no_dispatch_per_slot.smt_contention, total_dispatch_slots)", NULL,           \
+	  "smt_contention" },                                                                      \
+	{ "retiring", 1, NULL, "d_ratio(ex_ret_ops, total_dispatch_slots)", NULL, "retiring" },    \
+	{ "frontend_bound_by_latency", 2, "frontend_bound",                                        \
+	  "d_ratio((8 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@), "        \
+	  "total_dispatch_slots)",                                                                 \
+	  NULL, "fetch_latency" },                                                                 \
+	{ "frontend_bound_by_bandwidth", 2, "frontend_bound",                                      \
+	  "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - (8 * "                           \
+	  "cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x8@), total_dispatch_slots)", \
+	  NULL, "fetch_bandwidth" },                                                               \
+	{ "bad_speculation_from_mispredicts", 2, "bad_speculation",                                \
+	  "d_ratio(bad_speculation * ex_ret_brn_misp, ex_ret_brn_misp + " RESYNC ")", NULL,        \
+	  "branch_mispredicts" },                                                                  \
+	{ "bad_speculation_from_pipeline_restarts", 2, "bad_speculation",                          \
+	  "d_ratio(bad_speculation * " RESYNC ", ex_ret_brn_misp + " RESYNC ")",                   \
+	  NULL, "machine_clears" },                                                                \
+	{ "backend_bound_by_memory", 2, "backend_bound",                                           \
+	  "backend_bound * d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)",    \
+	  NULL, "memory_bound" },                                                                  \
+	{ "backend_bound_by_cpu", 2, "backend_bound",                                              \
+	  "backend_bound * (1 - d_ratio(ex_no_retire.load_not_complete, "                          \
+	  "ex_no_retire.not_complete))",                                                           \
+	  NULL, "core_bound" },                                                                    \
+	{ "retiring_from_fastpath", 2, "retiring",                                                 \
+	  "retiring * (1 - d_ratio(ex_ret_ucode_ops, ex_ret_ops))", NULL, "light_operations" },    \
+	{ "retiring_from_microcode", 2, "retiring",                                                \
+	  "retiring * d_ratio(ex_ret_ucode_ops, ex_ret_ops)", NULL, "heavy_operations" }
+/* clang-format on */
+
+static const struct model_event zen5_events[] = { ZEN5_EVENTS("bp_redirects.resync") };
+static const struct model_metric zen5_metrics[] = { ZEN5_METRICS("bp_redirects.resync") };
+static const struct model_event zen6_events[] = { ZEN5_EVENTS("bp_fe_redir.resync") };
+static const struct model_metric zen6_metrics[] = { ZEN5_METRICS("bp_fe_redir.resync") };
 
 const struct pmu_model amd_models[] = {
 	{
@@ -312,6 +319,32 @@ const struct pmu_model amd_models[] = {
 			  "@67f8bc848ee3, amdzen5/execution.json as in Sandipan Das, \"[PATCH v2 "
 			  "1/4] "
 			  "perf vendor events amd: Add Zen 5 core events\" (3 May 2024)",
+		.verified = "not on hardware",
+	},
+	{
+		.name = "amdzen6",
+		.vendor = "AuthenticAMD",
+		.family = 0x1a,
+		/*
+		 * mapfile.csv (v7.3): "AuthenticAMD-26-[[:xdigit:]]+" after
+		 * amdzen5's "AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]])":
+		 * every family 0x1a model that is not Zen 5's.
+		 */
+		.cpu_model_ranges = { { 0x30, 0x3f }, { 0x50, 0x5f }, { 0x80, 0xff } },
+		.pmu = "cpu",
+		.gp_counters = 6,
+		.watchdog_counters = 1,
+		.perf_groups = "PipelineL1,PipelineL2",
+		.slots = "total_dispatch_slots",
+		.smt_approximate = true,
+		.events = zen6_events,
+		.nr_events = ARRAY_LEN(zen6_events),
+		.metrics = zen6_metrics,
+		.nr_metrics = ARRAY_LEN(zen6_metrics),
+		.source = "Linux v7.3-rc7 tools/perf/pmu-events/arch/x86/amdzen6/pipeline.json "
+			  "(every PipelineL1/L2 metric read: amdzen5's text, resyncs as "
+			  "bp_fe_redir.resync), decode.json, execution.json, load-store.json, "
+			  "branch-prediction.json, mapfile.csv",
 		.verified = "not on hardware",
 	},
 };

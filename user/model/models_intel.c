@@ -470,22 +470,48 @@ static const struct model_event skl_events[] = {
 
 #define SKL_RECOVERY "(INT_MISC.RECOVERY_CYCLES_ANY / 2 if #SMT_on else INT_MISC.RECOVERY_CYCLES)"
 
+/*
+ * perf's text that the Skylake-class rows share with Haswell and Broadwell
+ * (skl, skx, clx, hsw, hsx, bdw, bdx, bdwde-metrics.json, v7.3): slots,
+ * frontend, bad speculation, retiring, fetch bandwidth and the split of bad
+ * speculation.
+ */
+/* clang-format off */
+#define SKL_SLOTS_METRICS                                                                          \
+	{ "tma_info_thread_clks", 0, NULL, "CPU_CLK_UNHALTED.THREAD", NULL, NULL },                \
+	{ "tma_info_core_core_clks", 0, NULL,                                                      \
+	  "(CPU_CLK_UNHALTED.THREAD / 2 * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / "              \
+	  "CPU_CLK_UNHALTED.REF_XCLK) if #core_wide < 1 else (CPU_CLK_UNHALTED.THREAD_ANY / 2 if " \
+	  "#SMT_on else tma_info_thread_clks))",                                                   \
+	  NULL, NULL },                                                                            \
+	{ "tma_info_thread_slots", 0, NULL, "4 * tma_info_core_core_clks", NULL, NULL }
+
+#define SKL_L1_METRICS                                                                             \
+	{ "tma_frontend_bound", 1, NULL, "IDQ_UOPS_NOT_DELIVERED.CORE / tma_info_thread_slots",    \
+	  NULL, "frontend_bound" },                                                                \
+	{ "tma_bad_speculation", 1, NULL,                                                          \
+	  "(UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS + 4 * " SKL_RECOVERY                       \
+	  ") / tma_info_thread_slots",                                                             \
+	  NULL, "bad_speculation" },                                                               \
+	{ "tma_retiring", 1, NULL, "UOPS_RETIRED.RETIRE_SLOTS / tma_info_thread_slots", NULL,      \
+	  "retiring" }
+
+#define SKL_FETCH_BANDWIDTH                                                                        \
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound", "tma_frontend_bound - tma_fetch_latency", \
+	  NULL, "fetch_bandwidth" }
+
+#define SKL_BAD_SPECULATION_SPLIT                                                                  \
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",                                      \
+	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * " \
+	  "tma_bad_speculation",                                                                   \
+	  NULL, "branch_mispredicts" },                                                            \
+	{ "tma_machine_clears", 2, "tma_bad_speculation",                                          \
+	  "tma_bad_speculation - tma_branch_mispredicts", NULL, "machine_clears" }
+/* clang-format on */
+
 static const struct model_metric skl_metrics[] = {
-	{ "tma_info_thread_clks", 0, NULL, "CPU_CLK_UNHALTED.THREAD", NULL, NULL },
-	{ "tma_info_core_core_clks", 0, NULL,
-	  "(CPU_CLK_UNHALTED.THREAD / 2 * (1 + CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / "
-	  "CPU_CLK_UNHALTED.REF_XCLK) if #core_wide < 1 else (CPU_CLK_UNHALTED.THREAD_ANY / 2 if "
-	  "#SMT_on else tma_info_thread_clks))",
-	  NULL, NULL },
-	{ "tma_info_thread_slots", 0, NULL, "4 * tma_info_core_core_clks", NULL, NULL },
-	{ "tma_frontend_bound", 1, NULL, "IDQ_UOPS_NOT_DELIVERED.CORE / tma_info_thread_slots",
-	  NULL, "frontend_bound" },
-	{ "tma_bad_speculation", 1, NULL,
-	  "(UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS + 4 * " SKL_RECOVERY
-	  ") / tma_info_thread_slots",
-	  NULL, "bad_speculation" },
-	{ "tma_retiring", 1, NULL, "UOPS_RETIRED.RETIRE_SLOTS / tma_info_thread_slots", NULL,
-	  "retiring" },
+	SKL_SLOTS_METRICS,
+	SKL_L1_METRICS,
 	{ "tma_backend_bound", 1, NULL,
 	  "1 - tma_frontend_bound - (UOPS_ISSUED.ANY + 4 * " SKL_RECOVERY
 	  ") / tma_info_thread_slots",
@@ -493,14 +519,8 @@ static const struct model_metric skl_metrics[] = {
 	{ "tma_fetch_latency", 2, "tma_frontend_bound",
 	  "4 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots", NULL,
 	  "fetch_latency" },
-	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound", "tma_frontend_bound - tma_fetch_latency",
-	  NULL, "fetch_bandwidth" },
-	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
-	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * "
-	  "tma_bad_speculation",
-	  NULL, "branch_mispredicts" },
-	{ "tma_machine_clears", 2, "tma_bad_speculation",
-	  "tma_bad_speculation - tma_branch_mispredicts", NULL, "machine_clears" },
+	SKL_FETCH_BANDWIDTH,
+	SKL_BAD_SPECULATION_SPLIT,
 	{ "tma_memory_bound", 2, "tma_backend_bound",
 	  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
 	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
@@ -508,6 +528,79 @@ static const struct model_metric skl_metrics[] = {
 	  NULL, "memory_bound" },
 	{ "tma_core_bound", 2, "tma_backend_bound", "tma_backend_bound - tma_memory_bound", NULL,
 	  "core_bound" },
+};
+
+/*
+ * Haswell and Broadwell (HSW, HSX, BDW, BDX, BDW-DE): width 4, 4 generic
+ * counters per thread with SMT on, core slots as on Skylake. perf v7.3's
+ * hsw/hsx/bdw/bdx/bdwde-metrics.json share the level-1 text but for the
+ * backend, which is the remainder here; INT_MISC.RECOVERY_CYCLES is
+ * umask 3, cmask 1 on these parts (pipeline.json), not Skylake's umask 1.
+ * Groups 0 and 1 as on Skylake; group 2 is level 2 but memory_bound and
+ * core_bound: perf's memory_bound needs 7 more generic events here
+ * (STALLS_LDM_PENDING or STALLS_MEM_ANY, CYCLES_NO_EXECUTE or STALLS_TOTAL,
+ * three UOPS_EXECUTED cmasks, RS_EVENTS.EMPTY_CYCLES, RESOURCE_STALLS.SB),
+ * 19 in all where 4 groups of 4 hold 16, so these rows leave both out and
+ * keep the heavy/light split (IDQ.MS_UOPS) that the Skylake rows drop.
+ * The same encodings on all five (each directory's pipeline.json,
+ * frontend.json).
+ */
+static const struct model_event hsw_events[] = {
+	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CORE", .config = 0x019c },
+	{ .name = "UOPS_ISSUED.ANY", .config = 0x010e },
+	{ .name = "UOPS_RETIRED.RETIRE_SLOTS", .config = 0x02c2 },
+	{ .name = "INT_MISC.RECOVERY_CYCLES", .config = 0x0100030d },
+	{ .name = "INT_MISC.RECOVERY_CYCLES_ANY", .config = 0x0120030d, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.THREAD_ANY", .config = 0x0020003c, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .config = 0x023c, .group = 1 },
+	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .config = 0x013c, .group = 1 },
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+	  .config = 0x0400019c,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "BR_MISP_RETIRED.ALL_BRANCHES",
+	  .config = 0x00c5,
+	  .flags = MODEL_EV_L2,
+	  .group = 2 },
+	{ .name = "MACHINE_CLEARS.COUNT", .config = 0x010401c3, .flags = MODEL_EV_L2, .group = 2 },
+	{ .name = "IDQ.MS_UOPS", .config = 0x3079, .flags = MODEL_EV_L2, .group = 2 },
+};
+
+/*
+ * perf v7.3's text: Skylake's but the backend, the remainder here, and
+ * @FETCH_CYCLES, how the fetch latency counts its cycles.
+ */
+/* clang-format off */
+#define HSW_METRICS(FETCH_CYCLES)                                                                  \
+	SKL_SLOTS_METRICS,                                                                         \
+	SKL_L1_METRICS,                                                                            \
+	{ "tma_backend_bound", 1, NULL,                                                            \
+	  "1 - (tma_frontend_bound + tma_bad_speculation + tma_retiring)", NULL,                   \
+	  "backend_bound" },                                                                       \
+	{ "tma_fetch_latency", 2, "tma_frontend_bound",                                            \
+	  "4 * " FETCH_CYCLES " / tma_info_thread_slots", NULL, "fetch_latency" },                 \
+	SKL_FETCH_BANDWIDTH,                                                                       \
+	SKL_BAD_SPECULATION_SPLIT,                                                                 \
+	/* perf's level 3, under heavy operations: here a helper */                               \
+	{ "tma_microcode_sequencer", 0, NULL,                                                      \
+	  "UOPS_RETIRED.RETIRE_SLOTS / UOPS_ISSUED.ANY * IDQ.MS_UOPS / tma_info_thread_slots",     \
+	  NULL, NULL },                                                                            \
+	{ "tma_heavy_operations", 2, "tma_retiring", "tma_microcode_sequencer", NULL,              \
+	  "heavy_operations" },                                                                    \
+	{ "tma_light_operations", 2, "tma_retiring", "tma_retiring - tma_heavy_operations", NULL,  \
+	  "light_operations" }
+/* clang-format on */
+
+/* Haswell: the cycles without a delivered uop, bounded by the thread's clocks. */
+static const struct model_metric hsw_metrics[] = {
+	/* clang-format off */
+	HSW_METRICS("min(CPU_CLK_UNHALTED.THREAD, IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE)"),
+	/* clang-format on */
+};
+
+static const struct model_metric bdw_metrics[] = {
+	HSW_METRICS("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
 };
 
 /*
@@ -562,6 +655,20 @@ static const struct model_metric skl_metrics[] = {
 	TL file " not re-read (stored version @ " commit "); formulas per "                        \
 		"shared/reference/pmu-models.md 3.1 (Linux 6.12)"
 #define NOT_ON_HW "not on hardware"
+/* Rows added from perf v7.3-rc7's text itself (its metric file, events from the others). */
+#define V73	  "Linux v7.3-rc7 tools/perf/pmu-events/arch/x86/"
+#define SRC_SRF                                                                                    \
+	V73 "sierraforest/srf-metrics.json (every L1/L2 node read: meteorlake's cpu_atom text, "   \
+	    "no Unit), pipeline.json"
+#define SRC_GRR                                                                                    \
+	V73 "grandridge/grr-metrics.json (every L1/L2 node read: sierraforest's text), "           \
+	    "pipeline.json"
+#define SRC_ADLN                                                                                   \
+	V73 "alderlaken/adln-metrics.json (every L1/L2 node read: alderlake's cpu_atom text, no "  \
+	    "Unit), pipeline.json"
+#define SRC_HSW(dir, file)                                                                         \
+	V73 dir "/" file " (every L1/L2 node read; memory_bound and core_bound left out, "         \
+		"see hsw_events), pipeline.json, frontend.json"
 
 /*
  * perf stat -M for the same nodes: every file read tags its level-1 nodes
@@ -599,13 +706,17 @@ static const struct model_metric skl_metrics[] = {
 		.verified = NOT_ON_HW                                                              \
 	}
 
-#define ATOM_ROW(nm, gp, ev, mt, src, ...)                                                         \
+/* E-cores on PMU @pm: cpu_atom of a hybrid, or cpu of a part with E-cores only (@cr NULL). */
+#define ATOM_PMU_ROW(nm, pm, cr, gp, ev, mt, src, ...)                                             \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
-		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_atom", .core = "E-core",                \
-		.gp_counters = (gp), .slots = "tma_info_core_slots", ROW_EVENTS(ev),               \
-		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = (pm), .core = (cr), .gp_counters = (gp),     \
+		.slots = "tma_info_core_slots", ROW_EVENTS(ev), ROW_METRICS(mt), .source = (src),  \
+		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
 	}
+
+#define ATOM_ROW(nm, gp, ev, mt, src, ...)                                                         \
+	ATOM_PMU_ROW(nm, "cpu_atom", "E-core", gp, ev, mt, src, __VA_ARGS__)
 
 #define SKL_ROW(nm, smin, smax, src, ...)                                                          \
 	{                                                                                          \
@@ -614,6 +725,15 @@ static const struct model_metric skl_metrics[] = {
 		.pmu = "cpu", .gp_counters = 4, .slots = "tma_info_thread_slots",                  \
 		.smt_approximate = true, ROW_EVENTS(skl_events), ROW_METRICS(skl_metrics),         \
 		.source = (src), PERF_GROUPS, .verified = NOT_ON_HW                                \
+	}
+
+/* Haswell, Broadwell: per thread, SMT as on Skylake. */
+#define HSW_ROW(nm, mt, src, ...)                                                                  \
+	{                                                                                          \
+		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
+		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .gp_counters = 4,                     \
+		.slots = "tma_info_thread_slots", .smt_approximate = true, ROW_EVENTS(hsw_events), \
+		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
 	}
 
 /* CPU models from perf's tools/perf/pmu-events/arch/x86/mapfile.csv. */
@@ -646,6 +766,10 @@ const struct pmu_model intel_models[] = {
 	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, SRC_MTL_ATOM, 0xaa, 0xac, 0xb5),
 	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, SRC_LNL_ATOM, 0xbd),
 	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, SRC_ARL_ATOM, 0xc5, 0xc6),
+	/* E-cores only, PMU cpu: Crestmont (SRF, GRR), Gracemont (ADL-N) */
+	ATOM_PMU_ROW("sierraforest", "cpu", NULL, 8, cmt_events, cmt_metrics, SRC_SRF, 0xaf),
+	ATOM_PMU_ROW("grandridge", "cpu", NULL, 8, cmt_events, cmt_metrics, SRC_GRR, 0xb6),
+	ATOM_PMU_ROW("alderlaken", "cpu", NULL, 6, grt_events, grt_metrics, SRC_ADLN, 0xbe),
 	/* Before PERF_METRICS */
 	SKL_ROW("skylake", 0, 0, SRC_SKL_NOT_READ("skylake/skl-metrics.json", "d69c8bc4fba9"), 0x4e,
 		0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
@@ -653,5 +777,11 @@ const struct pmu_model intel_models[] = {
 		0x55),
 	SKL_ROW("cascadelakex", 5, 0xf,
 		SRC_SKL_NOT_READ("cascadelakex/clx-metrics.json", "acc658561a7c"), 0x55),
+	/* Haswell, Broadwell */
+	HSW_ROW("haswell", hsw_metrics, SRC_HSW("haswell", "hsw-metrics.json"), 0x3c, 0x45, 0x46),
+	HSW_ROW("haswellx", hsw_metrics, SRC_HSW("haswellx", "hsx-metrics.json"), 0x3f),
+	HSW_ROW("broadwell", bdw_metrics, SRC_HSW("broadwell", "bdw-metrics.json"), 0x3d, 0x47),
+	HSW_ROW("broadwellx", bdw_metrics, SRC_HSW("broadwellx", "bdx-metrics.json"), 0x4f),
+	HSW_ROW("broadwellde", bdw_metrics, SRC_HSW("broadwellde", "bdwde-metrics.json"), 0x56),
 };
 const int nr_intel_models = ARRAY_LEN(intel_models);

@@ -28,9 +28,18 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 	char err[200];
 
 	if (!m) {
-		snprintf(why, size, "no TopDown model for %s family 0x%x model 0x%x on %s",
-			 cpu->vendor[0] ? cpu->vendor : "this vendor", cpu->family, cpu->model,
-			 pmu->name);
+		const struct model_no_topdown *n =
+			model_find_no_topdown(cpu->vendor, cpu->family, cpu->model);
+		int len =
+			snprintf(why, size, "no TopDown model for %s family 0x%x model 0x%x on %s",
+				 cpu->vendor[0] ? cpu->vendor : "this vendor", cpu->family,
+				 cpu->model, pmu->name);
+
+		if (n && len >= 0 && (size_t)len < size)
+			snprintf(why + len, size - len,
+				 ": perf has no TopDown formulas for %s (%s) yet, as of its "
+				 "pmu-events %s",
+				 n->cpu, n->name, MODEL_NO_TOPDOWN_PERF);
 		return -ENODEV;
 	}
 	if (m->requires && !core_pmu_event(pmu, m->requires)) {
