@@ -110,6 +110,9 @@ extern const int nr_amd_models;
 const struct pmu_model *model_find(const char *vendor, int family, int cpu_model, int stepping,
 				   const char *pmu);
 
+/* Row @i of the whole table, every vendor's, from 0; NULL past the last. */
+const struct pmu_model *model_at(int i);
+
 /* The row of @name on @pmu (NULL: the first of that name), or NULL: for recorded lines. */
 const struct pmu_model *model_by_name(const char *name, const char *pmu);
 
