@@ -203,6 +203,48 @@ static void test_sapphirerapids(void **state)
 	free(err);
 }
 
+/*
+ * The pmu-events version: lines without it (before the field), with
+ * another version's name, or null, all decode the same, and come back
+ * naming the version of this build's formulas, which gave the metrics.
+ */
+static void test_pmu_events_version(void **state)
+{
+	static const char *const version[] = { "", "\"pmu_events\":\"perf v6.1\",",
+					       "\"pmu_events\":null," };
+	char buf[1024], *out, *err;
+	const char *got;
+	json_t *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
+		snprintf(buf, sizeof(buf),
+			 "{\"schema\":2,\"type\":\"system\",\"phase\":\"interval\","
+			 "\"interval\":1,\"mode\":\"topdown\",\"model\":\"sapphirerapids\","
+			 "\"pmu\":\"cpu\",%s\"smt_on\":true,\"time_enabled_ns\":5,"
+			 "\"time_running_ns\":5,\"counts\":{\"slots\":1000,"
+			 "\"topdown-retiring\":400,\"topdown-bad-spec\":50,"
+			 "\"topdown-fe-bound\":300,\"topdown-be-bound\":250,"
+			 "\"INT_MISC.UOP_DROPPING\":20}}\n",
+			 version[i]);
+		assert_int_equal(report(buf, true, &out, &err), 0);
+		o = one_line(out);
+		got = json_string_value(json_object_get(o, "pmu_events"));
+		if (!got || strcmp(got, "perf v7.3-rc7"))
+			fail_msg("pmu_events %s, not this build's perf v7.3-rc7: %s",
+				 got ? got : "(none)", out);
+		expect(o, "tma_frontend_bound", 28); /* as test_sapphirerapids */
+		json_decref(o);
+		free(out);
+		free(err);
+		/* The table form takes it too. */
+		assert_int_equal(report(buf, false, &out, &err), 0);
+		assert_non_null(strstr(out, "model sapphirerapids"));
+		free(out);
+		free(err);
+	}
+}
+
 /* A line of @model on @pmu with @counts ("\"name\":value,..."), smt on, times equal. */
 static char *line(const char *model, const char *pmu, const char *counts, char *buf, size_t size)
 {
@@ -358,6 +400,9 @@ static void test_refused(void **state)
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
 		  "\"smt_on\":\"yes\",\"counts\":{}}\n",
 		  ":1: smt_on \"yes\" is not true or false" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"pmu_events\":[7,3],\"counts\":{}}\n",
+		  ":1: pmu_events [7,3] is not a version's name or null" },
 		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
 		 */
 		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },
@@ -716,6 +761,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amdzen5_level1_multiplexed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmu_events_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_line_accounted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),

@@ -8,7 +8,8 @@ its .source cites (tests/fixtures/pmu-events-v7.3/), not from tdtrace's
 code. Random counts (three draws, SMT on and off) go through `tdtrace
 report --json` (the row's formulas) and through perf's expressions
 (evaluated here), and every level-1 and level-2 metric must agree to
-0.01 percentage points. Prints a cmocka-style summary for tests/run.sh.
+0.01 percentage points; the decoded line must name the row's pmu-events
+version. Prints a cmocka-style summary for tests/run.sh.
 """
 import json
 import os
@@ -106,6 +107,9 @@ def check(row):
         if r.returncode:
             return "fail", "tdtrace report: " + r.stderr.strip()
         mine = json.loads(r.stdout)
+        if mine.get("pmu_events") != row["pmu_events"]:
+            return "fail", "pmu_events %r, the row's %r" % (mine.get("pmu_events"),
+                                                            row["pmu_events"])
         ev = Perf(perf, counts, smt)
         for m in row["metrics"]:
             if m["level"] < 1:
