@@ -172,12 +172,15 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
 # counts them as binaries. tests/deploy/: deploy/kubernetes/ and the
 # Containerfile's image, built and run under podman (slow: once, here).
+# test_check_formulas: scripts/check-formulas on tests/fixtures/pmu-events-v7.3.
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
+	tests/tools/test_check_formulas.py \
 	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload \
+	$(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
 # Builds the Debian package from a copy of this tree in /tmp, unpacks it
@@ -186,7 +189,7 @@ deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
-	$(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
+	$(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own

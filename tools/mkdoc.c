@@ -4,10 +4,13 @@
  *   mkdoc man DATE    tdtrace(8)
  *   mkdoc completion  bash completion
  *   mkdoc models      README's table of supported CPUs
+ *   mkdoc formulas    every model row's events and formulas, JSON lines
+ *                     (scripts/check-formulas)
  */
 #include <stdio.h>
 #include <string.h>
 #include "cli/man.h"
+#include "output/formulas_doc.h"
 #include "output/models_doc.h"
 
 int main(int argc, char **argv)
@@ -18,8 +21,11 @@ int main(int argc, char **argv)
 		completion_write(stdout);
 	else if (argc == 2 && !strcmp(argv[1], "models"))
 		models_doc_write(stdout);
+	else if (argc == 2 && !strcmp(argv[1], "formulas"))
+		formulas_doc_write(stdout);
 	else {
-		fprintf(stderr, "usage: mkdoc man DATE | mkdoc completion | mkdoc models\n");
+		fprintf(stderr, "usage: mkdoc man DATE | mkdoc completion | mkdoc models | "
+				"mkdoc formulas\n");
 		return 2;
 	}
 	return fflush(stdout) ? 1 : 0;

@@ -100,6 +100,7 @@ static void test_every_fixture(void **state)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		json_t *o = probe(want[i].fixture);
 		const json_t *p = pmu_of(o, want[i].pmu);
+		const char *version;
 
 		if (!p)
 			fail_msg("%s: no PMU %s in --probe", want[i].fixture, want[i].pmu);
@@ -112,6 +113,11 @@ static void test_every_fixture(void **state)
 		assert_string_equal(json_string_value(json_object_get(p, "model")), want[i].model);
 		assert_int_equal(itest_jint(p, "level"), want[i].level);
 		assert_true(json_is_true(json_object_get(o, "topdown")));
+		/* Every row names the pmu-events version its formulas follow. */
+		version = json_string_value(json_object_get(p, "pmu_events"));
+		if (!version || strcmp(version, "perf v7.3-rc7"))
+			fail_msg("%s/%s: pmu_events %s, not perf v7.3-rc7", want[i].fixture,
+				 want[i].pmu, version ? version : "(none)");
 		/* AMD with the NMI watchdog on: SMT contention gives way, and says so. */
 		if (!strcmp(want[i].fixture, "amdzen4"))
 			assert_non_null(strstr(json_string_value(json_object_get(p, "left_out")),
@@ -127,6 +133,26 @@ static void test_every_fixture(void **state)
 			assert_string_equal(json_string_value(json_object_get(p, "left_out")), "");
 		json_decref(o);
 	}
+}
+
+/* The text form names the version too, beside the files the row cites. */
+static void test_text_names_version(void **state)
+{
+	const char *args[] = { "--probe", "--sysfs-root", FIXTURES "/icelake", NULL };
+	char *out, *err;
+
+	(void)state;
+	itest_proc_release(&td);
+	assert_int_equal(itest_tdtrace_run(&td, 0, 5000, args), 0);
+	out = itest_stdout(&td);
+	err = itest_stderr(&td);
+	assert_int_equal(itest_exit_code(&td), 0);
+	if (!strstr(out,
+		    "formulas: perf's TopdownL1,TopdownL2, pmu-events of perf v7.3-rc7 "
+		    "(perf v7.3-rc7 tools/perf/pmu-events/arch/x86/icelake/icl-metrics.json @ "))
+		fail_msg("--probe does not name the version and file: %s", out);
+	free(out);
+	free(err);
 }
 
 /* This machine's kind: a Zen 5 guest without PMU passthrough, said so. */
@@ -199,6 +225,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_fixture, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_names_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_topdown_yet, setup, teardown),
 	};

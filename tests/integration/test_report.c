@@ -203,6 +203,48 @@ static void test_sapphirerapids(void **state)
 	free(err);
 }
 
+/*
+ * The pmu-events version: lines without it (before the field), with
+ * another version's name, or null, all decode the same, and come back
+ * naming the version of this build's formulas, which gave the metrics.
+ */
+static void test_pmu_events_version(void **state)
+{
+	static const char *const version[] = { "", "\"pmu_events\":\"perf v6.1\",",
+					       "\"pmu_events\":null," };
+	char buf[1024], *out, *err;
+	const char *got;
+	json_t *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
+		snprintf(buf, sizeof(buf),
+			 "{\"schema\":2,\"type\":\"system\",\"phase\":\"interval\","
+			 "\"interval\":1,\"mode\":\"topdown\",\"model\":\"sapphirerapids\","
+			 "\"pmu\":\"cpu\",%s\"smt_on\":true,\"time_enabled_ns\":5,"
+			 "\"time_running_ns\":5,\"counts\":{\"slots\":1000,"
+			 "\"topdown-retiring\":400,\"topdown-bad-spec\":50,"
+			 "\"topdown-fe-bound\":300,\"topdown-be-bound\":250,"
+			 "\"INT_MISC.UOP_DROPPING\":20}}\n",
+			 version[i]);
+		assert_int_equal(report(buf, true, &out, &err), 0);
+		o = one_line(out);
+		got = json_string_value(json_object_get(o, "pmu_events"));
+		if (!got || strcmp(got, "perf v7.3-rc7"))
+			fail_msg("pmu_events %s, not this build's perf v7.3-rc7: %s",
+				 got ? got : "(none)", out);
+		expect(o, "tma_frontend_bound", 28); /* as test_sapphirerapids */
+		json_decref(o);
+		free(out);
+		free(err);
+		/* The table form takes it too. */
+		assert_int_equal(report(buf, false, &out, &err), 0);
+		assert_non_null(strstr(out, "model sapphirerapids"));
+		free(out);
+		free(err);
+	}
+}
+
 /* A line of @model on @pmu with @counts ("\"name\":value,..."), smt on, times equal. */
 static char *line(const char *model, const char *pmu, const char *counts, char *buf, size_t size)
 {
@@ -224,38 +266,43 @@ static char *line(const char *model, const char *pmu, const char *counts, char *
  */
 static void test_other_groups(void **state)
 {
+	static const char *const icl[] = { "icelake", "icelakex", "tigerlake", "rocketlake" };
 	char buf[2048], *out, *err;
 	json_t *o;
 
 	(void)state;
-	line("icelake", "cpu",
-	     "\"slots\":1000,\"topdown-retiring\":300,\"topdown-bad-spec\":100,"
-	     "\"topdown-fe-bound\":250,\"topdown-be-bound\":350,\"INT_MISC.UOP_DROPPING\":20,"
-	     "\"INT_MISC.CLEARS_COUNT\":10,"
-	     "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":30,"
-	     "\"BR_MISP_RETIRED.ALL_BRANCHES\":30,\"MACHINE_CLEARS.COUNT\":10,"
-	     "\"CYCLE_ACTIVITY.STALLS_MEM_ANY\":200,\"EXE_ACTIVITY.BOUND_ON_STORES\":40,"
-	     "\"CYCLE_ACTIVITY.STALLS_TOTAL\":300,\"EXE_ACTIVITY.1_PORTS_UTIL\":100,"
-	     "\"EXE_ACTIVITY.2_PORTS_UTIL\":80,\"UOPS_RETIRED.SLOTS\":400,\"UOPS_ISSUED.ANY\":500,"
-	     "\"IDQ.MS_UOPS\":50,\"UOPS_DECODED.DEC0\":60,\"UOPS_DECODED.DEC0,cmask=1\":20,"
-	     "\"IDQ.MITE_UOPS\":200",
-	     buf, sizeof(buf));
-	assert_int_equal(report(buf, true, &out, &err), 0);
-	o = one_line(out);
-	expect(o, "tma_frontend_bound", 23);
-	expect(o, "tma_backend_bound", 40);
-	expect(o, "tma_retiring", 30);
-	expect(o, "tma_bad_speculation", 7);
-	expect(o, "tma_fetch_latency", 13);
-	expect(o, "tma_branch_mispredicts", 5.25);
-	expect(o, "tma_memory_bound", 9600.0 / 464.0);
-	expect(o, "tma_heavy_operations", 9);
-	expect(o, "tma_light_operations", 21);
-	json_decref(o);
-	free(out);
-	free(err);
+	/* Ice Lake's four models share perf v7.3's text. */
+	for (size_t i = 0; i < sizeof(icl) / sizeof(icl[0]); i++) {
+		line(icl[i], "cpu",
+		     "\"slots\":1000,\"topdown-retiring\":300,\"topdown-bad-spec\":100,"
+		     "\"topdown-fe-bound\":250,\"topdown-be-bound\":350,"
+		     "\"INT_MISC.UOP_DROPPING\":20,\"INT_MISC.CLEARS_COUNT\":10,"
+		     "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":30,"
+		     "\"BR_MISP_RETIRED.ALL_BRANCHES\":30,\"MACHINE_CLEARS.COUNT\":10,"
+		     "\"CYCLE_ACTIVITY.STALLS_MEM_ANY\":200,\"EXE_ACTIVITY.BOUND_ON_STORES\":40,"
+		     "\"CYCLE_ACTIVITY.STALLS_TOTAL\":300,\"EXE_ACTIVITY.1_PORTS_UTIL\":100,"
+		     "\"EXE_ACTIVITY.2_PORTS_UTIL\":80,\"UOPS_RETIRED.SLOTS\":400,"
+		     "\"UOPS_ISSUED.ANY\":500,\"IDQ.MS_UOPS\":50,\"UOPS_DECODED.DEC0\":60,"
+		     "\"UOPS_DECODED.DEC0,cmask=1\":20,\"IDQ.MITE_UOPS\":200",
+		     buf, sizeof(buf));
+		assert_int_equal(report(buf, true, &out, &err), 0);
+		o = one_line(out);
+		expect(o, "tma_frontend_bound", 23);
+		expect(o, "tma_backend_bound", 40);
+		expect(o, "tma_retiring", 30);
+		expect(o, "tma_bad_speculation", 7);
+		expect(o, "tma_fetch_latency", 13);
+		expect(o, "tma_branch_mispredicts", 5.25);
+		expect(o, "tma_memory_bound", 9600.0 / 464.0);
+		/* perf v7.3: microcode 400/500 * 50/1000 = 4 %; heavy 4 + 30 * 40/200 = 10 % */
+		expect(o, "tma_heavy_operations", 10);
+		expect(o, "tma_light_operations", 20);
+		json_decref(o);
+		free(out);
+		free(err);
+	}
 
-	/* Lion Cove: every node its field over the four fields' sum (+ 0 * slots). */
+	/* Lion Cove: every node its field over the four fields' sum. */
 	line("lunarlake", "cpu_core",
 	     "\"slots\":1000,\"topdown-retiring\":320,\"topdown-bad-spec\":80,"
 	     "\"topdown-fe-bound\":240,\"topdown-be-bound\":160,\"topdown-heavy-ops\":40,"
@@ -489,6 +536,9 @@ static void test_refused(void **state)
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
 		  "\"smt_on\":\"yes\",\"counts\":{}}\n",
 		  ":1: smt_on \"yes\" is not true or false" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
+		  "\"pmu_events\":[7,3],\"counts\":{}}\n",
+		  ":1: pmu_events [7,3] is not a version's name or null" },
 		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
 		 */
 		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },
@@ -848,6 +898,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_added_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmu_events_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_line_accounted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),

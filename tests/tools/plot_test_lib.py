@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the Python tests of tdtrace-plot share: where things are, and
-cmocka's summary lines, that tests/run.sh counts."""
+cmocka's summary lines, that tests/run.sh counts (test_check_formulas.py
+and test_perf_formulas.py print theirs with it too)."""
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

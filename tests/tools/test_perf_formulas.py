@@ -1,15 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Model rows against the formulas Debian's own perf prints.
+"""Model rows against perf v7.3's formulas, evaluated.
 
-perf embeds its pmu-events metrics; with PERF_CPUID set it prints any
-CPU's (`perf list --details metric`), MetricExpr included. For each model
-row that this perf knows, random counts (three draws) go through
-`tdtrace report --json` (the row's formulas) and through perf's own
-expressions (evaluated here), and every TopDown metric both have must
-agree to 0.01 percentage points. Rows perf does not know, and E-core rows
-whose perf is older than the row (documented below), are skipped and
-said. Prints a cmocka-style summary for tests/run.sh.
+For every model row (build/mkdoc formulas), perf's own MetricExpr text
+for the row's model and unit is read from the pinned pmu-events files
+its .source cites (tests/fixtures/pmu-events-v7.3/), not from tdtrace's
+code. Random counts (three draws, SMT on and off) go through `tdtrace
+report --json` (the row's formulas) and through perf's expressions
+(evaluated here), and every level-1 and level-2 metric must agree to
+0.01 percentage points; the decoded line must name the row's pmu-events
+version. Prints a cmocka-style summary for tests/run.sh.
 """
 import json
 import os
@@ -18,56 +18,28 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_test_lib import report, skip_all  # noqa: E402
+
 OUTPUT = os.environ.get("OUTPUT", "build")
 TD = os.path.join(OUTPUT, "tdtrace")
-FIXTURES = "tests/fixtures/sysfs"
-
-# (fixture whose PMU gives the row's events, PERF_CPUID, PMU, model)
-ROWS = [
-    ("icelake", "GenuineIntel-6-7E-5", "cpu", "icelake"),
-    ("icelake", "GenuineIntel-6-8C-1", "cpu", "tigerlake"),
-    ("icelake", "GenuineIntel-6-A7-1", "cpu", "rocketlake"),
-    ("icelakex", "GenuineIntel-6-6A-6", "cpu", "icelakex"),
-    ("sapphirerapids", "GenuineIntel-6-8F-8", "cpu", "sapphirerapids"),
-    ("alderlake", "GenuineIntel-6-97-2", "cpu_core", "alderlake"),
-    ("skylake", "GenuineIntel-6-5E-3", "cpu", "skylake"),
-    ("skylakex", "GenuineIntel-6-55-4", "cpu", "skylakex"),
-    ("cascadelakex", "GenuineIntel-6-55-7", "cpu", "cascadelakex"),
-    ("haswell", "GenuineIntel-6-3C-3", "cpu", "haswell"),
-    ("haswellx", "GenuineIntel-6-3F-2", "cpu", "haswellx"),
-    ("broadwell", "GenuineIntel-6-3D-4", "cpu", "broadwell"),
-    ("broadwellx", "GenuineIntel-6-4F-1", "cpu", "broadwellx"),
-    ("broadwellde", "GenuineIntel-6-56-3", "cpu", "broadwellde"),
-]
-# Debian 12's perf 6.1 predates the E-core TMA update (2024) that the
-# alderlake cpu_atom row follows (ifetch_* nodes, X / (5 * core clocks)).
-SKIP = {("alderlake", "cpu_atom"): "perf 6.1's E-core metrics predate the row's (2024) form"}
+MKDOC = os.path.join(OUTPUT, "mkdoc")
+PINNED = "tests/fixtures/pmu-events-v7.3"
 
 
-def perf_metrics(cpuid, unit):
-    out = subprocess.run(["perf", "list", "--details", "metric"], capture_output=True,
-                         text=True, env=dict(os.environ, PERF_CPUID=cpuid)).stdout
-    entries, name, lines = [], None, []
-    for raw in out.split("\n"):
-        s = raw.strip()
-        if not s:
-            continue
-        if not s.startswith("["):
-            if name and lines:
-                entries.append((name, lines))
-            name, lines = s.split()[0], []
-        else:
-            lines.append(s[1:-1] if s.endswith("]") else s[1:])
-    if name and lines:
-        entries.append((name, lines))
-    metrics = {}
-    for name, lines in entries:
-        owner = ("cpu_atom" if any("Unit: cpu_atom" in x for x in lines) else
-                 "cpu_core" if any("Unit: cpu_core" in x for x in lines) else None)
-        if owner and unit != "cpu" and owner != unit:
-            continue
-        metrics[name] = lines[-1]  # the MetricExpr is the last bracket
-    return metrics
+def perf_metrics(row):
+    """perf's MetricExpr by name for @row's unit, from the files it cites."""
+    by_unit, plain = {}, {}
+    for rel in re.findall(r"(x86/\S+\.json) @ [0-9a-f]+", row["source"] or ""):
+        for e in json.load(open(os.path.join(PINNED, rel))):
+            if "MetricName" not in e:
+                continue
+            if e.get("Unit") == row["pmu"]:
+                by_unit[e["MetricName"]] = e["MetricExpr"]
+            elif e.get("Unit") in (None, "cpu"):
+                plain[e["MetricName"]] = e["MetricExpr"]
+    plain.update(by_unit)
+    return plain
 
 
 class Perf:
@@ -113,77 +85,61 @@ class Perf:
             return float("nan")
 
 
-def check(fixture, cpuid, pmu, model):
-    perf = perf_metrics(cpuid, pmu)
-    if not any(k.startswith("tma_") for k in perf):
-        return "skip", "perf does not know %s" % cpuid
-    probe = json.loads(subprocess.run([TD, "--probe", "--json", "--sysfs-root",
-                                       os.path.join(FIXTURES, fixture)],
-                                      capture_output=True, text=True).stdout)
-    events = [p for p in probe["pmus"] if p["pmu"] == pmu][0]["events"]
+def check(row):
+    perf = perf_metrics(row)
+    if not perf:
+        return "fail", "no metrics in the files %s cites" % row["model"]
     rng = random.Random(1)
     compared = 0
-    for _ in range(3):
+    for draw in range(6):
+        smt = draw % 2 == 0
         ours, counts = {}, {}
-        for e in events:
+        for e in row["events"]:
             v = rng.randint(1000, 100000)
             ours[e["name"]] = counts[e["name"]] = v
             if e.get("alias"):
                 counts[e["alias"]] = v
-        if "slots" in counts:
-            counts["TOPDOWN.SLOTS"] = counts["slots"]
         line = {"schema": 2, "type": "system", "phase": "interval", "interval": 1,
-                "mode": "topdown", "model": model, "pmu": pmu, "smt_on": True,
+                "mode": "topdown", "model": row["model"], "pmu": row["pmu"], "smt_on": smt,
                 "time_enabled_ns": 1, "time_running_ns": 1, "counts": ours}
         r = subprocess.run([TD, "report", "--json"], input=json.dumps(line) + "\n",
                            capture_output=True, text=True)
         if r.returncode:
             return "fail", "tdtrace report: " + r.stderr.strip()
         mine = json.loads(r.stdout)
-        ev = Perf(perf, counts, True)
-        for name, v in mine.items():
-            if not name.startswith("tma_") or v is None or name not in perf:
+        if mine.get("pmu_events") != row["pmu_events"]:
+            return "fail", "pmu_events %r, the row's %r" % (mine.get("pmu_events"),
+                                                            row["pmu_events"])
+        ev = Perf(perf, counts, smt)
+        for m in row["metrics"]:
+            if m["level"] < 1:
                 continue
-            want = 100 * ev.value(name)
+            if m["name"] not in perf:
+                return "fail", "perf v7.3 has no %s" % m["name"]
+            v, want = mine.get(m["name"]), 100 * ev.value(m["name"])
+            if v is None or abs(want - v) > 0.01:
+                return "fail", "%s (SMT %s): perf %.4f, tdtrace %s" % (
+                    m["name"], "on" if smt else "off", want, v)
             compared += 1
-            if abs(want - v) > 0.01:
-                return "fail", "%s: perf %.4f, tdtrace %.4f" % (name, want, v)
     return "ok", "%d metric values agree" % compared
 
 
 def main():
-    if subprocess.run(["sh", "-c", "command -v perf"], capture_output=True).returncode or \
-            not os.access(TD, os.X_OK):
-        print("test_perf_formulas: needs perf (Debian: linux-perf) and %s" % TD)
-        print("[  PASSED  ] 0 test(s).\n[  SKIPPED ] 1 test(s), listed below:\n"
-              "[  SKIPPED ] test_perf_formulas")
-        return 0
-    passed, failed, skipped = 0, [], 0
-    for fixture, cpuid, pmu, model in ROWS:
-        name = "%s_%s" % (model, pmu)
-        what, why = check(fixture, cpuid, pmu, model)
+    if not os.access(TD, os.X_OK) or not os.access(MKDOC, os.X_OK):
+        return skip_all("test_perf_formulas", "needs %s and %s (make)" % (TD, MKDOC))
+    rows = [json.loads(l) for l in subprocess.run([MKDOC, "formulas"], capture_output=True,
+                                                  text=True, check=True).stdout.splitlines()]
+    passed, failed = 0, []
+    for row in rows:
+        name = "%s_%s" % (row["model"], row["pmu"])
+        what, why = check(row)
         if what == "ok":
-            print("[       OK ] %s (%s, perf's PERF_CPUID %s)" % (name, why, cpuid))
+            print("[       OK ] %s (%s, %s)" % (name, why, row["pmu_events"]))
             passed += 1
-        elif what == "skip":
-            print("[ SKIP     ] %s: %s" % (name, why))
-            skipped += 1
         else:
             print("[  FAILED  ] %s: %s" % (name, why))
             failed.append(name)
-    for (model, pmu), why in SKIP.items():
-        print("[ SKIP     ] %s_%s: %s" % (model, pmu, why))
-        skipped += 1
-    print("[  PASSED  ] %d test(s)." % passed)
-    if skipped:
-        print("[  SKIPPED ] %d test(s), listed below:" % skipped)
-    if failed:
-        print("[  FAILED  ] %d test(s), listed below:" % len(failed))
-        for f in failed:
-            print("[  FAILED  ] %s" % f)
-        return 1
-    return 0
-
+    return report(passed, failed)
 
 if __name__ == "__main__":
     sys.exit(main())

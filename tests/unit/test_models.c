@@ -375,6 +375,8 @@ static const struct count icl_counts[] = {
 	{ "IDQ.MITE_UOPS", 200 },
 };
 
+static const char *const icl_models[] = { "icelake", "icelakex", "tigerlake", "rocketlake" };
+
 static void test_decode_group_a(void **state)
 {
 	static const char *const no_dropping[] = { "INT_MISC.UOP_DROPPING", NULL };
@@ -382,21 +384,37 @@ static void test_decode_group_a(void **state)
 	struct decoded r;
 
 	(void)state;
-	decode(&r, "icelake", "cpu", icl_counts, N(icl_counts), NULL, true);
-	expect(&r, "tma_frontend_bound", 0.23);	      /* 250/1000 - 20/1000 */
-	expect(&r, "tma_backend_bound", 0.40);	      /* 350/1000 + 5*10/1000 */
-	expect(&r, "tma_retiring", 0.30);	      /* 300/1000 + 0*1000 */
-	expect(&r, "tma_bad_speculation", 0.07);      /* max(1 - (.23 + .40 + .30), 0) */
-	expect(&r, "tma_fetch_latency", 0.13);	      /* (5*30 - 20)/1000 */
-	expect(&r, "tma_fetch_bandwidth", 0.10);      /* max(0, .23 - .13) */
-	expect(&r, "tma_branch_mispredicts", 0.0525); /* 30/(30+10) * .07 */
-	expect(&r, "tma_machine_clears", 0.0175);     /* max(0, .07 - .0525) */
-	/* (200+40) / (300 + (100 + .3*80) + 40) * .40 = 240/464 * .4 = 96/464 */
-	expect(&r, "tma_memory_bound", 96.0 / 464.0);
-	expect(&r, "tma_core_bound", 0.4 - 96.0 / 464.0); /* max(0, .4 - 96/464) */
-	/* microcode sequencer: .3*1000/500 * 50/1000 = .03; heavy: .03 + .3*(60-20)/200 = .09 */
-	expect(&r, "tma_heavy_operations", 0.09);
-	expect(&r, "tma_light_operations", 0.21); /* max(0, .30 - .09) */
+	/* perf v7.3's text is the same on the four models of the group. */
+	for (size_t i = 0; i < sizeof(icl_models) / sizeof(icl_models[0]); i++) {
+		decode(&r, icl_models[i], "cpu", icl_counts, N(icl_counts), NULL, true);
+		expect(&r, "tma_frontend_bound", 0.23);	      /* 250/1000 - 20/1000 */
+		expect(&r, "tma_backend_bound", 0.40);	      /* 350/1000 + 5*10/1000 */
+		expect(&r, "tma_retiring", 0.30);	      /* 300/1000 */
+		expect(&r, "tma_bad_speculation", 0.07);      /* max(1 - (.23 + .40 + .30), 0) */
+		expect(&r, "tma_fetch_latency", 0.13);	      /* (5*30 - 20)/1000 */
+		expect(&r, "tma_fetch_bandwidth", 0.10);      /* max(0, .23 - .13) */
+		expect(&r, "tma_branch_mispredicts", 0.0525); /* 30/(30+10) * .07 */
+		expect(&r, "tma_machine_clears", 0.0175);     /* max(0, .07 - .0525) */
+		/* (200+40) / (300 + (100 + .3*80) + 40) * .40 = 240/464 * .4 = 96/464 */
+		expect(&r, "tma_memory_bound", 96.0 / 464.0);
+		expect(&r, "tma_core_bound", 0.4 - 96.0 / 464.0); /* max(0, .4 - 96/464) */
+		/*
+		 * tma_microcode_sequencer = UOPS_RETIRED.SLOTS / UOPS_ISSUED.ANY *
+		 * IDQ.MS_UOPS / tma_info_thread_slots = 400/500 * 50/1000 = .04;
+		 * heavy: .04 + .3*(60-20)/200 = .10 (perf's text before v7.3,
+		 * tma_retiring * slots / UOPS_ISSUED.ANY * ..., gave .03 and .09).
+		 */
+		expect(&r, "tma_microcode_sequencer", 0.04);
+		expect(&r, "tma_heavy_operations", 0.10);
+		expect(&r, "tma_light_operations", 0.20); /* max(0, .30 - .10) */
+	}
+	/* Microcode's share follows retired slots, not PERF_METRICS' retiring. */
+	memcpy(c, icl_counts, sizeof(c));
+	c[15].value = 250; /* UOPS_RETIRED.SLOTS: 250/500 * 50/1000 = .025 */
+	decode(&r, "tigerlake", "cpu", c, N(c), NULL, true);
+	expect(&r, "tma_microcode_sequencer", 0.025);
+	expect(&r, "tma_heavy_operations", 0.085); /* .025 + .06 */
+	expect(&r, "tma_light_operations", 0.215); /* max(0, .30 - .085) */
 
 	/* Clamps: R 400, B 0 (T still 1000); Z 60. */
 	memcpy(c, icl_counts, sizeof(c));
@@ -409,17 +427,10 @@ static void test_decode_group_a(void **state)
 	expect(&r, "tma_fetch_bandwidth", 0);  /* max(0, .23 - .28) */
 	expect(&r, "tma_machine_clears", 0);   /* max(0, 0 - 0) */
 
-	/*
-	 * icelakex: perf's text names INT_MISC.CLEARS_COUNT where icelake
-	 * spells its encoding; same event, so the same counts give the same
-	 * backend: 350/1000 + 5*10/1000 = .40, and bad speculation
-	 * max(1 - (.23 + .40 + .30), 0) = .07.
-	 */
-	decode(&r, "icelakex", "cpu", icl_counts, N(icl_counts), NULL, true);
+	/* The backend's clears term: INT_MISC.CLEARS_COUNT by name on every model. */
+	decode(&r, "icelake", "cpu", icl_counts, N(icl_counts), NULL, true);
 	assert_non_null(strstr(r.m->metrics[metric_index(r.m, "tma_backend_bound")].expr,
 			       "+ 5 * INT_MISC.CLEARS_COUNT / tma_info_thread_slots"));
-	expect(&r, "tma_backend_bound", 0.40);
-	expect(&r, "tma_bad_speculation", 0.07);
 	memcpy(c, icl_counts, sizeof(c));
 	c[6].value = 30; /* CLEARS_COUNT 30: 350/1000 + 5*30/1000 = .50 */
 	decode(&r, "icelakex", "cpu", c, N(c), NULL, true);
@@ -532,21 +543,21 @@ static void test_decode_group_c(void **state)
 	expect(&r, "tma_core_bound", 0.05);	     /* max(0, .2 - .15) */
 
 	/*
-	 * perf's Lion Cove text ends each fraction in "+ 0 * slots": slots
-	 * (fixed counter 3) is read but weighs nothing, so with S = 1000 and
-	 * T still 800 every node is unchanged: 400/800 + 0*1000 = .5, ...
+	 * Every Lion Cove fraction is over the four fields' sum, not slots:
+	 * with S = 1000 and T still 800 every node is unchanged: 400/800 =
+	 * .5, ... (older perf text added "+ 0 * slots": the same values).
 	 */
 	c[0].value = 1000;
 	decode(&r, "lunarlake", "cpu_core", c, N(c), NULL, true);
 	expect(&r, "tma_info_thread_slots", 1000);
-	expect(&r, "tma_retiring", 0.5);	     /* 400/800 + 0*1000 */
-	expect(&r, "tma_bad_speculation", 0.1);	     /* 80/800 + 0*1000 */
-	expect(&r, "tma_frontend_bound", 0.2);	     /* 160/800 + 0*1000 */
-	expect(&r, "tma_backend_bound", 0.2);	     /* 160/800 + 0*1000 */
-	expect(&r, "tma_heavy_operations", 0.05);    /* 40/800 + 0*1000 */
-	expect(&r, "tma_branch_mispredicts", 0.075); /* 60/800 + 0*1000 */
-	expect(&r, "tma_fetch_latency", 0.125);	     /* 100/800 + 0*1000 */
-	expect(&r, "tma_memory_bound", 0.15);	     /* 120/800 + 0*1000 */
+	expect(&r, "tma_retiring", 0.5);	     /* 400/800 */
+	expect(&r, "tma_bad_speculation", 0.1);	     /* 80/800 */
+	expect(&r, "tma_frontend_bound", 0.2);	     /* 160/800 */
+	expect(&r, "tma_backend_bound", 0.2);	     /* 160/800 */
+	expect(&r, "tma_heavy_operations", 0.05);    /* 40/800 */
+	expect(&r, "tma_branch_mispredicts", 0.075); /* 60/800 */
+	expect(&r, "tma_fetch_latency", 0.125);	     /* 100/800 */
+	expect(&r, "tma_memory_bound", 0.15);	     /* 120/800 */
 	c[0].value = 800;
 
 	c[8].value = 200; /* mem-bound 200/800 = .25 > backend .2 */
@@ -556,12 +567,15 @@ static void test_decode_group_c(void **state)
 }
 
 /*
- * perf's text for the Lion Cove rows: each PERF_METRICS fraction carries
- * "+ 0 * slots" (lnl-metrics.json @23878069, arl-metrics.json @ba56a910).
+ * perf v7.3's text for the Lion Cove rows: each PERF_METRICS fraction is
+ * the field over the four fields' sum and nothing more (lnl-metrics.json
+ * and arl-metrics.json; older text added "+ 0 * slots").
  */
 static void test_lion_cove_text(void **state)
 {
 	static const char *const names[] = { "lunarlake", "arrowlake" };
+	static const char sum[] = " / (topdown\\-fe\\-bound + topdown\\-bad\\-spec + "
+				  "topdown\\-retiring + topdown\\-be\\-bound)";
 
 	(void)state;
 	for (size_t n = 0; n < N(names); n++) {
@@ -571,14 +585,16 @@ static void test_lion_cove_text(void **state)
 		assert_non_null(m);
 		for (int i = 0; i < m->nr_metrics; i++) {
 			const char *e = m->metrics[i].expr;
-			size_t len = strlen(e), tail = strlen(" + 0 * slots");
+			size_t len = strlen(e), tail = strlen(sum);
 
 			if (!strstr(e, "topdown\\-"))
 				continue;
 			fractions++;
-			if (len < tail || strcmp(e + len - tail, " + 0 * slots"))
-				fail_msg("%s: %s lacks perf's '+ 0 * slots'", m->name,
-					 m->metrics[i].name);
+			/* "topdown\\-<field>" and the sum: no other term. */
+			if (len < tail || strcmp(e + len - tail, sum) ||
+			    strspn(e, "topdown\\-abcdefghijklmnopqrstuvwxyz") != len - tail)
+				fail_msg("%s: %s is not one field over the sum: %s", m->name,
+					 m->metrics[i].name, e);
 		}
 		/* fe, be, retiring, bad spec, fetch lat, mispredict, mem bound, heavy */
 		assert_int_equal(fractions, 8);

@@ -391,6 +391,9 @@ static void check_common(struct fx *fx, const struct lines *l, const char *task_
 			assert_true(json_is_boolean(get(o, "valid")));
 			/* Schema 2: the model by perf's name; no l1_coverage (perf has none). */
 			assert_string_equal(json_string_value(get(o, "model")), "testlake");
+			/* ... and the pmu-events version its formulas follow. */
+			assert_string_equal(json_string_value(get(o, "pmu_events")),
+					    "perf testlake-1");
 			assert_null(json_object_get(o, "l1_coverage"));
 		}
 		if (!strcmp(want, "cgroup") || !strcmp(want, task_type)) {

@@ -76,6 +76,7 @@ static const struct pmu_model testlake = {
 	.metrics = testlake_metrics,
 	.nr_metrics = sizeof(testlake_metrics) / sizeof(testlake_metrics[0]),
 	.source = "tests/unit/testlake.h",
+	.pmu_events = "perf testlake-1",
 	.verified = "not hardware: a test row",
 };
 

@@ -89,6 +89,7 @@ static const char *const json_fields[][2] = {
 	{ "type", "system, process, thread or cgroup" },
 	{ "phase", "interval, or summary for the whole run" },
 	{ "mode, model, pmu, smt_on", "topdown or software; the PMU model (perf's name) and PMU" },
+	{ "pmu_events", "the perf pmu-events version of the formulas, \"perf v7.3-rc7\"" },
 	{ "counts", "raw counts by perf's event names" },
 	{ "time_enabled_ns, time_running_ns, multiplexed, scale", "multiplexing, as perf scales" },
 	{ "slots, slots_pct", "pipeline slots, scaled, and their share of the system's" },

@@ -46,6 +46,15 @@ const struct pmu_model *model_find(const char *vendor, int family, int cpu_model
 	return NULL;
 }
 
+const struct pmu_model *model_at(int i)
+{
+	for_each_model(m) {
+		if (!i--)
+			return m;
+	}
+	return NULL;
+}
+
 const struct pmu_model *model_by_name(const char *name, const char *pmu)
 {
 	for_each_model(m) {

@@ -20,6 +20,13 @@
 #define MODEL_MAX_METRICS 32
 #define MODEL_MAX_RANGES  4  /* cpu model ranges of one row */
 
+/*
+ * The perf pmu-events version a row's formulas follow (struct pmu_model
+ * .pmu_events): its MetricExpr text is that tree's, file by file as the
+ * row's .source names them (scripts/check-formulas compares the two).
+ */
+#define MODEL_PMU_EVENTS_V7_3 "perf v7.3-rc7"
+
 enum model_event_flags {
 	MODEL_EV_L2 = 1 << 0,	      /* only needed for level 2 */
 	MODEL_EV_CORRECTION = 1 << 1, /* may fail to open: metrics then use their plain form */
@@ -87,7 +94,9 @@ struct pmu_model {
 	const struct model_metric *metrics;
 	int nr_metrics;
 	const char *perf_groups; /* perf stat -M for the same metrics: "TopdownL1,TopdownL2" */
-	const char *source;	 /* where the formulas come from */
+	const char *source;	 /* where the formulas come from: "x86/<dir>/<file>.json @ <blob>",
+				    git blob hashes, for each file read */
+	const char *pmu_events;	 /* the pmu-events version they follow: MODEL_PMU_EVENTS_V7_3 */
 	const char *verified;	 /* on which hardware this row was checked, or "not on hardware" */
 };
 
@@ -100,6 +109,9 @@ extern const int nr_amd_models;
 /* The row for this CPU and PMU, or NULL. */
 const struct pmu_model *model_find(const char *vendor, int family, int cpu_model, int stepping,
 				   const char *pmu);
+
+/* Row @i of the whole table, every vendor's, from 0; NULL past the last. */
+const struct pmu_model *model_at(int i);
 
 /* The row of @name on @pmu (NULL: the first of that name), or NULL: for recorded lines. */
 const struct pmu_model *model_by_name(const char *name, const char *pmu);

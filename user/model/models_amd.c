@@ -78,6 +78,36 @@
 #define AMD_CMASK(n)	     ((__u64)(n) << 24)
 
 /*
+ * Where a row's text comes from: perf v7.3-rc7's
+ * tools/perf/pmu-events/arch/ (Debian's linux-source-7.3), each file with
+ * its git blob hash; scripts/check-formulas compares the formulas with it.
+ */
+/* clang-format off */
+#define SRC_FILE(file, blob) "x86/" file " @ " blob
+#define SRC_PIPELINE(dir, blob)                                                                    \
+	"perf v7.3-rc7 tools/perf/pmu-events/arch/" SRC_FILE(dir "/pipeline.json", blob)
+#define SRC_MAPFILE SRC_FILE("mapfile.csv", "e5d90825041b")
+#define SRC_ZEN4                                                                                   \
+	SRC_PIPELINE("amdzen4", "4ae8316c7507")                                                    \
+	", events: " SRC_FILE("amdzen4/core.json", "a56a41828bd4")                                 \
+	", " SRC_FILE("amdzen4/branch.json", "208c646c59ca")                                       \
+	", " SRC_FILE("amdzen4/other.json", "a02a9c807289") ", " SRC_MAPFILE
+/* Zen 5 and Zen 6 (@dir): pipeline.json, the event files, mapfile.csv. */
+#define SRC_ZEN5_CLASS(dir, pipeline, decode, execution, load_store, branch_prediction)           \
+	SRC_PIPELINE(dir, pipeline)                                                                \
+	", events: " SRC_FILE(dir "/decode.json", decode)                                          \
+	", " SRC_FILE(dir "/execution.json", execution)                                            \
+	", " SRC_FILE(dir "/load-store.json", load_store)                                          \
+	", " SRC_FILE(dir "/branch-prediction.json", branch_prediction) ", " SRC_MAPFILE
+#define SRC_ZEN5                                                                                   \
+	SRC_ZEN5_CLASS("amdzen5", "d860bf599cf2", "d0eff7f2a3ea", "5a46d3db74e7", "b1994539ece8",  \
+		       "2d8d18cb85c1")
+#define SRC_ZEN6                                                                                   \
+	SRC_ZEN5_CLASS("amdzen6", "48c501d8a097", "c5d37fbac948", "1b80acc89b6f", "4291eb59426f",  \
+		       "dd70069f68ed")
+/* clang-format on */
+
+/*
  * Level 1, shared by both rows (same events, same encodings on Zen 4 and
  * Zen 5). ls_not_halted_cyc leads group 0.
  */
@@ -280,9 +310,8 @@ const struct pmu_model amd_models[] = {
 		.nr_events = ARRAY_LEN(zen4_events),
 		.metrics = zen4_metrics,
 		.nr_metrics = ARRAY_LEN(zen4_metrics),
-		.source = "torvalds/linux tools/perf/pmu-events/arch/x86: amdzen4/pipeline.json "
-			  "@037dd1308c6d, amdzen4/core.json and branch.json @254a14200711, "
-			  "amdzen4/other.json @6599e683db1b, mapfile.csv @b333067ff3b0",
+		.source = SRC_ZEN4,
+		.pmu_events = MODEL_PMU_EVENTS_V7_3,
 		.verified = "not on hardware",
 	},
 	{
@@ -290,16 +319,12 @@ const struct pmu_model amd_models[] = {
 		.vendor = "AuthenticAMD",
 		.family = 0x1a,
 		/*
-		 * mapfile.csv as stored here (@b333067ff3b0) predates Zen 5; the
-		 * patch adding amdzen5 mapped all of family 0x1a
-		 * ("AuthenticAMD-26-[[:xdigit:]]+", as in v6.12). perf's Zen 6
-		 * mapping ("perf vendor events amd: Add Zen 6 mapping", Jan
-		 * 2026) restricts amdzen5 to known model ranges,
-		 * "AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]])" as quoted
-		 * elsewhere (not read from perf's file here): 0x00-0x2f,
-		 * 0x40-0x4f, 0x60-0x7f, the kernel's X86_FEATURE_ZEN5 ranges
-		 * (arch/x86/kernel/cpu/amd.c). Taken so: other models of family
-		 * 0x1a are Zen 6 (amdzen6) or unknown, and not in this table.
+		 * mapfile.csv (v7.3-rc7):
+		 * "AuthenticAMD-26-([12467][[:xdigit:]]|[[:xdigit:]])", matched
+		 * whole against the model in hex: 0x00-0x2f, 0x40-0x4f,
+		 * 0x60-0x7f, the kernel's X86_FEATURE_ZEN5 ranges
+		 * (arch/x86/kernel/cpu/amd.c). Every other model of family 0x1a
+		 * is perf's amdzen6 ("AuthenticAMD-26-[[:xdigit:]]+").
 		 */
 		.cpu_model_ranges = { { 0x00, 0x2f }, { 0x40, 0x4f }, { 0x60, 0x7f } },
 		.pmu = "cpu",
@@ -313,12 +338,8 @@ const struct pmu_model amd_models[] = {
 		.nr_events = ARRAY_LEN(zen5_events),
 		.metrics = zen5_metrics,
 		.nr_metrics = ARRAY_LEN(zen5_metrics),
-		.source = "torvalds/linux tools/perf/pmu-events/arch/x86: amdzen5/pipeline.json "
-			  "@a9fe4ac7a3a2, amdzen5/decode.json @57b421369dd7, "
-			  "amdzen5/branch-prediction.json @36ec807b627b, amdzen5/load-store.json "
-			  "@67f8bc848ee3, amdzen5/execution.json as in Sandipan Das, \"[PATCH v2 "
-			  "1/4] "
-			  "perf vendor events amd: Add Zen 5 core events\" (3 May 2024)",
+		.source = SRC_ZEN5,
+		.pmu_events = MODEL_PMU_EVENTS_V7_3,
 		.verified = "not on hardware",
 	},
 	{
@@ -341,10 +362,8 @@ const struct pmu_model amd_models[] = {
 		.nr_events = ARRAY_LEN(zen6_events),
 		.metrics = zen6_metrics,
 		.nr_metrics = ARRAY_LEN(zen6_metrics),
-		.source = "Linux v7.3-rc7 tools/perf/pmu-events/arch/x86/amdzen6/pipeline.json "
-			  "(every PipelineL1/L2 metric read: amdzen5's text, resyncs as "
-			  "bp_fe_redir.resync), decode.json, execution.json, load-store.json, "
-			  "branch-prediction.json, mapfile.csv",
+		.source = SRC_ZEN6,
+		.pmu_events = MODEL_PMU_EVENTS_V7_3,
 		.verified = "not on hardware",
 	},
 };

@@ -32,11 +32,8 @@ static const struct model_event icl_events[] = {
 	{ .name = "topdown-fe-bound", .sysfs = "topdown-fe-bound", .flags = MODEL_EV_FIXED },
 	{ .name = "topdown-be-bound", .sysfs = "topdown-be-bound", .flags = MODEL_EV_FIXED },
 	{ .name = "INT_MISC.UOP_DROPPING", .config = 0x100d, .flags = MODEL_EV_CORRECTION },
-	/* perf's backend term spells it by its encoding: RECOVERY_CYCLES, cmask 1, edge. */
-	{ .name = "INT_MISC.CLEARS_COUNT",
-	  .alias = "INT_MISC.RECOVERY_CYCLES,cmask=1,edge",
-	  .config = 0x0104010d,
-	  .flags = MODEL_EV_CORRECTION },
+	/* INT_MISC.RECOVERY_CYCLES' code with cmask 1 and edge (perf's pipeline.json). */
+	{ .name = "INT_MISC.CLEARS_COUNT", .config = 0x0104010d, .flags = MODEL_EV_CORRECTION },
 	{ .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
 	  .config = 0x0500019c,
 	  .flags = MODEL_EV_L2,
@@ -72,105 +69,57 @@ static const struct model_event icl_events[] = {
 };
 
 /*
- * perf spells the backend's clear count two ways for the same encoding:
- * icl-metrics.json @6b93f350 by its encoding,
- * "cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@"; icx-metrics.json
- * @a23e1966 by name, "INT_MISC.CLEARS_COUNT". Both resolve to the
- * INT_MISC.CLEARS_COUNT event above (name, alias).
+ * perf v7.3's text is the same on all four models (icl-, icx-, tgl- and
+ * rkl-metrics.json). The backend's clear count is INT_MISC.CLEARS_COUNT
+ * by name (older icelake text spelled it by its encoding).
+ * tma_microcode_sequencer, perf's level-3 node, feeds heavy operations:
+ * retired over issued uops, times the microcode sequencer's uops, over
+ * slots (older text: tma_retiring * slots / issued uops, the same ratio
+ * taken from PERF_METRICS' retiring instead of UOPS_RETIRED.SLOTS).
  */
-#define ICL_METRICS(CLEARS)                                                                        \
-	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },                         \
-		{ "tma_frontend_bound",                                                            \
-		  1,                                                                               \
-		  NULL,                                                                            \
-		  "topdown\\-fe\\-bound / " TD_SUM                                                 \
-		  " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",                              \
-		  "topdown\\-fe\\-bound / " TD_SUM,                                                \
-		  "frontend_bound" },                                                              \
-		{ "tma_backend_bound",                                                             \
-		  1,                                                                               \
-		  NULL,                                                                            \
-		  "topdown\\-be\\-bound / " TD_SUM " + 5 * " CLEARS " / tma_info_thread_slots",    \
-		  "topdown\\-be\\-bound / " TD_SUM,                                                \
-		  "backend_bound" },                                                               \
-		{ "tma_retiring", 1,                                                               \
-		  NULL,		  "topdown\\-retiring / " TD_SUM " + 0 * tma_info_thread_slots",   \
-		  NULL,		  "retiring" },                                                    \
-		{ "tma_bad_speculation",                                                           \
-		  1,                                                                               \
-		  NULL,                                                                            \
-		  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)",           \
-		  NULL,                                                                            \
-		  "bad_speculation" },                                                             \
-		{ "tma_fetch_latency",                                                             \
-		  2,                                                                               \
-		  "tma_frontend_bound",                                                            \
-		  "(5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING) " \
-		  "/ "                                                                             \
-		  "tma_info_thread_slots",                                                         \
-		  "5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots",   \
-		  "fetch_latency" },                                                               \
-		{ "tma_fetch_bandwidth",                                                           \
-		  2,                                                                               \
-		  "tma_frontend_bound",                                                            \
-		  "max(0, tma_frontend_bound - tma_fetch_latency)",                                \
-		  NULL,                                                                            \
-		  "fetch_bandwidth" },                                                             \
-		{ "tma_branch_mispredicts",                                                        \
-		  2,                                                                               \
-		  "tma_bad_speculation",                                                           \
-		  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + "                \
-		  "MACHINE_CLEARS.COUNT) * "                                                       \
-		  "tma_bad_speculation",                                                           \
-		  NULL,                                                                            \
-		  "branch_mispredicts" },                                                          \
-		{ "tma_machine_clears",                                                            \
-		  2,                                                                               \
-		  "tma_bad_speculation",                                                           \
-		  "max(0, tma_bad_speculation - tma_branch_mispredicts)",                          \
-		  NULL,                                                                            \
-		  "machine_clears" },                                                              \
-		{ "tma_memory_bound",                                                              \
-		  2,                                                                               \
-		  "tma_backend_bound",                                                             \
-		  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "              \
-		  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "    \
-		  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * "                  \
-		  "tma_backend_bound",                                                             \
-		  NULL,                                                                            \
-		  "memory_bound" },                                                                \
-		{ "tma_core_bound",                                                                \
-		  2,                                                                               \
-		  "tma_backend_bound",                                                             \
-		  "max(0, tma_backend_bound - tma_memory_bound)",                                  \
-		  NULL,                                                                            \
-		  "core_bound" }, /* perf's level 3 node, used here only to feed heavy operations. \
-				   */                                                              \
-		{ "tma_microcode_sequencer",                                                       \
-		  0,                                                                               \
-		  NULL,                                                                            \
-		  "tma_retiring * tma_info_thread_slots / UOPS_ISSUED.ANY * IDQ.MS_UOPS / "        \
-		  "tma_info_thread_slots",                                                         \
-		  NULL,                                                                            \
-		  NULL },                                                                          \
-		{ "tma_heavy_operations",                                                          \
-		  2,                                                                               \
-		  "tma_retiring",                                                                  \
-		  "tma_microcode_sequencer + tma_retiring * (UOPS_DECODED.DEC0 - "                 \
-		  "cpu@UOPS_DECODED.DEC0\\,cmask\\=1@) / IDQ.MITE_UOPS",                           \
-		  NULL,                                                                            \
-		  "heavy_operations" },                                                            \
-		{ "tma_light_operations",                                                          \
-		  2,                                                                               \
-		  "tma_retiring",                                                                  \
-		  "max(0, tma_retiring - tma_heavy_operations)",                                   \
-		  NULL,                                                                            \
-		  "light_operations" },
-
-static const struct model_metric icl_metrics[] = { ICL_METRICS(
-	"cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@") };
-
-static const struct model_metric icx_metrics[] = { ICL_METRICS("INT_MISC.CLEARS_COUNT") };
+static const struct model_metric icl_metrics[] = {
+	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
+	{ "tma_frontend_bound", 1, NULL,
+	  "topdown\\-fe\\-bound / " TD_SUM " - INT_MISC.UOP_DROPPING / tma_info_thread_slots",
+	  "topdown\\-fe\\-bound / " TD_SUM, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL,
+	  "topdown\\-be\\-bound / " TD_SUM " + 5 * INT_MISC.CLEARS_COUNT / tma_info_thread_slots",
+	  "topdown\\-be\\-bound / " TD_SUM, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM, NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL,
+	  "max(1 - (tma_frontend_bound + tma_backend_bound + tma_retiring), 0)", NULL,
+	  "bad_speculation" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound",
+	  "(5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE - INT_MISC.UOP_DROPPING) / "
+	  "tma_info_thread_slots",
+	  "5 * IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE / tma_info_thread_slots",
+	  "fetch_latency" },
+	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
+	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
+	  "BR_MISP_RETIRED.ALL_BRANCHES / (BR_MISP_RETIRED.ALL_BRANCHES + MACHINE_CLEARS.COUNT) * "
+	  "tma_bad_speculation",
+	  NULL, "branch_mispredicts" },
+	{ "tma_machine_clears", 2, "tma_bad_speculation",
+	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
+	{ "tma_memory_bound", 2, "tma_backend_bound",
+	  "(CYCLE_ACTIVITY.STALLS_MEM_ANY + EXE_ACTIVITY.BOUND_ON_STORES) / "
+	  "(CYCLE_ACTIVITY.STALLS_TOTAL + (EXE_ACTIVITY.1_PORTS_UTIL + tma_retiring * "
+	  "EXE_ACTIVITY.2_PORTS_UTIL) + EXE_ACTIVITY.BOUND_ON_STORES) * tma_backend_bound",
+	  NULL, "memory_bound" },
+	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
+	  NULL, "core_bound" },
+	/* perf's level-3 node, here only to feed heavy operations. */
+	{ "tma_microcode_sequencer", 0, NULL,
+	  "UOPS_RETIRED.SLOTS / UOPS_ISSUED.ANY * IDQ.MS_UOPS / tma_info_thread_slots", NULL,
+	  NULL },
+	{ "tma_heavy_operations", 2, "tma_retiring",
+	  "tma_microcode_sequencer + tma_retiring * (UOPS_DECODED.DEC0 - "
+	  "cpu@UOPS_DECODED.DEC0\\,cmask\\=1@) / IDQ.MITE_UOPS",
+	  NULL, "heavy_operations" },
+	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
+	  NULL, "light_operations" },
+};
 
 /*
  * Groups B and C: Golden Cove and later P-cores. Eight PERF_METRICS
@@ -241,38 +190,33 @@ static const struct model_metric glc_metrics[] = {
 
 /*
  * Group C: Lion Cove (LNL, ARL P-cores): every node is a plain PERF_METRICS
- * fraction. perf's text (lnl-metrics.json @23878069, arl-metrics.json
- * @ba56a910) adds "+ 0 * slots" to each: no numeric effect, it keeps the
- * slots event in every metric's group, as the kernel requires of topdown
- * events; "slots" here is the group-0 event of that name.
+ * fraction; bad speculation is its own field, not the remainder. (Older
+ * text, lnl-metrics.json @ 23878069de30, added "+ 0 * slots" to each: no
+ * numeric effect.)
  */
 static const struct model_event lnc_events[] = { GLC_FIXED_EVENTS };
 
-#define LNC_ZERO " + 0 * slots"
-
 static const struct model_metric lnc_metrics[] = {
 	{ "tma_info_thread_slots", 0, NULL, "TOPDOWN.SLOTS", NULL, NULL },
-	{ "tma_frontend_bound", 1, NULL, "topdown\\-fe\\-bound / " TD_SUM LNC_ZERO, NULL,
-	  "frontend_bound" },
-	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM LNC_ZERO, NULL,
-	  "backend_bound" },
-	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM LNC_ZERO, NULL, "retiring" },
-	{ "tma_bad_speculation", 1, NULL, "topdown\\-bad\\-spec / " TD_SUM LNC_ZERO, NULL,
+	{ "tma_frontend_bound", 1, NULL, "topdown\\-fe\\-bound / " TD_SUM, NULL, "frontend_bound" },
+	{ "tma_backend_bound", 1, NULL, "topdown\\-be\\-bound / " TD_SUM, NULL, "backend_bound" },
+	{ "tma_retiring", 1, NULL, "topdown\\-retiring / " TD_SUM, NULL, "retiring" },
+	{ "tma_bad_speculation", 1, NULL, "topdown\\-bad\\-spec / " TD_SUM, NULL,
 	  "bad_speculation" },
-	{ "tma_fetch_latency", 2, "tma_frontend_bound", "topdown\\-fetch\\-lat / " TD_SUM LNC_ZERO,
-	  NULL, "fetch_latency" },
+	{ "tma_fetch_latency", 2, "tma_frontend_bound", "topdown\\-fetch\\-lat / " TD_SUM, NULL,
+	  "fetch_latency" },
 	{ "tma_fetch_bandwidth", 2, "tma_frontend_bound",
 	  "max(0, tma_frontend_bound - tma_fetch_latency)", NULL, "fetch_bandwidth" },
-	{ "tma_branch_mispredicts", 2, "tma_bad_speculation",
-	  "topdown\\-br\\-mispredict / " TD_SUM LNC_ZERO, NULL, "branch_mispredicts" },
+	{ "tma_branch_mispredicts", 2, "tma_bad_speculation", "topdown\\-br\\-mispredict / " TD_SUM,
+	  NULL, "branch_mispredicts" },
 	{ "tma_machine_clears", 2, "tma_bad_speculation",
 	  "max(0, tma_bad_speculation - tma_branch_mispredicts)", NULL, "machine_clears" },
-	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM LNC_ZERO,
-	  NULL, "memory_bound" },
+	{ "tma_memory_bound", 2, "tma_backend_bound", "topdown\\-mem\\-bound / " TD_SUM, NULL,
+	  "memory_bound" },
 	{ "tma_core_bound", 2, "tma_backend_bound", "max(0, tma_backend_bound - tma_memory_bound)",
 	  NULL, "core_bound" },
-	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM LNC_ZERO,
-	  NULL, "heavy_operations" },
+	{ "tma_heavy_operations", 2, "tma_retiring", "topdown\\-heavy\\-ops / " TD_SUM, NULL,
+	  "heavy_operations" },
 	{ "tma_light_operations", 2, "tma_retiring", "max(0, tma_retiring - tma_heavy_operations)",
 	  NULL, "light_operations" },
 };
@@ -281,6 +225,9 @@ static const struct model_metric lnc_metrics[] = {
  * E-cores (PMU cpu_atom): plain generic events, no PERF_METRICS, no
  * correction. perf divides by width * CPU_CLK_UNHALTED.CORE (cycles, fixed
  * counter 1). perf has no level-2 split of retiring for these cores.
+ * tma_info_core_slots is this table's name for those slots (the row's
+ * .slots): perf has no metric of that name for these cores, and no
+ * formula here uses it.
  */
 #define ATOM_L2_EVENTS(grp)                                                                        \
 	{ .name = "TOPDOWN_FE_BOUND.FRONTEND_LATENCY",                                             \
@@ -604,71 +551,36 @@ static const struct model_metric bdw_metrics[] = {
 };
 
 /*
- * Where each row's formulas were checked: perf's metric file in the
- * search index's copy of torvalds/linux, at the stored version named.
- * The index keeps several versions of each file and does not say which
- * is newest; where the one found was older than another source, both are
- * named. "Not re-read" means this row rests on the row it shares arrays
- * with.
+ * Where each row's formulas come from: perf v7.3-rc7's
+ * tools/perf/pmu-events/arch/ (Debian's linux-source-7.3, 7.3~rc7-1~exp1),
+ * the file and its git blob hash. Every row's MetricExpr text equals that
+ * file's, but for the hybrid PMU prefix (scripts/check-formulas checks it
+ * against tests/fixtures/pmu-events-v7.3/, a copy of these files).
  */
-#define TL	"torvalds/linux tools/perf/pmu-events/arch/x86/"
-#define SRC_ICL TL "icelake/icl-metrics.json @ 6b93f350e55f (all L1/L2 nodes and helpers read)"
-#define SRC_ICX                                                                                    \
-	TL "icelakex/icx-metrics.json @ a23e19669324 (backend, bad speculation, branch "           \
-	   "mispredicts read: backend names INT_MISC.CLEARS_COUNT; other nodes not re-read)"
-#define SRC_ICL_NOT_READ(file, commit)                                                             \
-	TL file " (stored version @ " commit ") not re-read: icelake's text, same generator"
-#define SRC_SPR                                                                                    \
-	TL "sapphirerapids/spr-metrics.json @ 26f4b26f76bd (L1 read; the stored @ e80b500370e7 "   \
-	   "is older: tma_info_slots naming and '+ 0 * tma_info_slots' on heavy ops, same "        \
-	   "algebra "                                                                              \
-	   "for FE, fetch latency/bandwidth, heavy ops)"
-#define SRC_GNR                                                                                    \
-	TL "graniterapids/gnr-metrics.json @ ead971eec0eb (backend and bad speculation read: "     \
-	   "perf's backend ends in '+ 0 * slots', no numeric effect, not yet in this row's "       \
-	   "shared "                                                                               \
-	   "text; other nodes not re-read)"
-#define SRC_GLC_NOT_READ(file, commit)                                                             \
-	TL file " (stored version @ " commit ") not re-read: sapphirerapids' text (cpu_core@ "     \
-		"prefix dropped on hybrids)"
-#define SRC_LNL                                                                                    \
-	TL "lunarlake/lnl-metrics.json @ 23878069de30 (cpu_core: every L1/L2 node read; "          \
-	   "prefix-free topdown events, '+ 0 * slots' on each fraction)"
-#define SRC_ARL                                                                                    \
-	TL "arrowlake/arl-metrics.json @ ba56a910635a (cpu_core: backend and bad speculation "     \
-	   "read, same text as lunarlake; other nodes not re-read)"
-#define SRC_ADL_ATOM                                                                               \
-	TL "alderlake/adl-metrics.json, Unit cpu_atom: the form of Ian Rogers' 'perf vendor "      \
-	   "events: Update alderlake events/metrics' (LKML, 2024-06-14, e-core TMA 3.6); the "     \
-	   "stored "                                                                               \
-	   "@ 42ac0be18bfa predates it (tma_info_core_slots, fetch_*/memory_bound/base/ms_uops "   \
-	   "nodes)"
-#define SRC_MTL_ATOM                                                                               \
-	TL "meteorlake/mtl-metrics.json @ 82ee50252dc8 (Unit cpu_atom: bad speculation, "          \
-	   "frontend, ifetch latency/bandwidth, branch mispredicts, core bound read)"
-#define SRC_LNL_ATOM                                                                               \
-	TL "lunarlake/lnl-metrics.json @ 23878069de30 (Unit cpu_atom: every L1/L2 node read)"
-#define SRC_ARL_ATOM                                                                               \
-	TL "arrowlake/arl-metrics.json @ ba56a910635a (Unit cpu_atom: every L1/L2 node but "       \
-	   "machine clears read, same text as lunarlake)"
-#define SRC_SKL_NOT_READ(file, commit)                                                             \
-	TL file " not re-read (stored version @ " commit "); formulas per "                        \
-		"shared/reference/pmu-models.md 3.1 (Linux 6.12)"
-#define NOT_ON_HW "not on hardware"
-/* Rows added from perf v7.3-rc7's text itself (its metric file, events from the others). */
-#define V73	  "Linux v7.3-rc7 tools/perf/pmu-events/arch/x86/"
-#define SRC_SRF                                                                                    \
-	V73 "sierraforest/srf-metrics.json (every L1/L2 node read: meteorlake's cpu_atom text, "   \
-	    "no Unit), pipeline.json"
-#define SRC_GRR                                                                                    \
-	V73 "grandridge/grr-metrics.json (every L1/L2 node read: sierraforest's text), "           \
-	    "pipeline.json"
-#define SRC_ADLN                                                                                   \
-	V73 "alderlaken/adln-metrics.json (every L1/L2 node read: alderlake's cpu_atom text, no "  \
-	    "Unit), pipeline.json"
-#define SRC_HSW(dir, file)                                                                         \
-	V73 dir "/" file " (every L1/L2 node read; memory_bound and core_bound left out, "         \
-		"see hsw_events), pipeline.json, frontend.json"
+#define SRC(file, blob) "perf v7.3-rc7 tools/perf/pmu-events/arch/x86/" file " @ " blob
+#define SRC_ICL		SRC("icelake/icl-metrics.json", "cf9ed3edb694")
+#define SRC_ICX		SRC("icelakex/icx-metrics.json", "f58eec2a1788")
+#define SRC_TGL		SRC("tigerlake/tgl-metrics.json", "908da985c594")
+#define SRC_RKL		SRC("rocketlake/rkl-metrics.json", "79dc34157481")
+#define SRC_SPR		SRC("sapphirerapids/spr-metrics.json", "b6a28227a58a")
+#define SRC_EMR		SRC("emeraldrapids/emr-metrics.json", "e00e32e71691")
+#define SRC_GNR		SRC("graniterapids/gnr-metrics.json", "95e05812eb3b")
+#define SRC_ADL		SRC("alderlake/adl-metrics.json", "e76d679a784b")
+#define SRC_MTL		SRC("meteorlake/mtl-metrics.json", "a23691052237")
+#define SRC_LNL		SRC("lunarlake/lnl-metrics.json", "6bc62297ca6c")
+#define SRC_ARL		SRC("arrowlake/arl-metrics.json", "52db2caafc0a")
+#define SRC_SKL		SRC("skylake/skl-metrics.json", "707bd8790ed2")
+#define SRC_SKX		SRC("skylakex/skx-metrics.json", "56c2caaafef4")
+#define SRC_CLX		SRC("cascadelakex/clx-metrics.json", "2e50a91b6728")
+#define SRC_SRF		SRC("sierraforest/srf-metrics.json", "ca2c55917e55")
+#define SRC_GRR		SRC("grandridge/grr-metrics.json", "a0d637a24c1b")
+#define SRC_ADLN	SRC("alderlaken/adln-metrics.json", "0f72c9192df6")
+#define SRC_HSW		SRC("haswell/hsw-metrics.json", "aebd82ced1cf")
+#define SRC_HSX		SRC("haswellx/hsx-metrics.json", "b8845f8a28b9")
+#define SRC_BDW		SRC("broadwell/bdw-metrics.json", "1d8e910f5961")
+#define SRC_BDX		SRC("broadwellx/bdx-metrics.json", "5b83b040060c")
+#define SRC_BDWDE	SRC("broadwellde/bdwde-metrics.json", "a5e408ca46a7")
+#define NOT_ON_HW	"not on hardware"
 
 /*
  * perf stat -M for the same nodes: every file read tags its level-1 nodes
@@ -681,12 +593,13 @@ static const struct model_metric bdw_metrics[] = {
 #define ROW_EVENTS(ev)	.events = (ev), .nr_events = ARRAY_LEN(ev)
 #define ROW_METRICS(mt) .metrics = (mt), .nr_metrics = ARRAY_LEN(mt)
 
-#define ICL_ROW(nm, mt, src, ...)                                                                  \
+#define ICL_ROW(nm, src, ...)                                                                      \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .requires = "slots",                  \
 		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(icl_events),        \
-		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
+		ROW_METRICS(icl_metrics), .source = (src), .pmu_events = MODEL_PMU_EVENTS_V7_3,    \
+		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
 	}
 
 #define GLC_ROW(nm, pm, cr, src, ...)                                                              \
@@ -694,7 +607,8 @@ static const struct model_metric bdw_metrics[] = {
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = (pm), .core = (cr), .requires = "slots",     \
 		.gp_counters = 8, .slots = "tma_info_thread_slots", ROW_EVENTS(glc_events),        \
-		ROW_METRICS(glc_metrics), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW      \
+		ROW_METRICS(glc_metrics), .source = (src), .pmu_events = MODEL_PMU_EVENTS_V7_3,    \
+		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
 	}
 
 #define LNC_ROW(nm, src, ...)                                                                      \
@@ -702,8 +616,8 @@ static const struct model_metric bdw_metrics[] = {
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu_core", .core = "P-core",                \
 		.requires = "slots", .gp_counters = 8, .slots = "tma_info_thread_slots",           \
-		ROW_EVENTS(lnc_events), ROW_METRICS(lnc_metrics), .source = (src), PERF_GROUPS,    \
-		.verified = NOT_ON_HW                                                              \
+		ROW_EVENTS(lnc_events), ROW_METRICS(lnc_metrics), .source = (src),                 \
+		.pmu_events = MODEL_PMU_EVENTS_V7_3, PERF_GROUPS, .verified = NOT_ON_HW            \
 	}
 
 /* E-cores on PMU @pm: cpu_atom of a hybrid, or cpu of a part with E-cores only (@cr NULL). */
@@ -712,7 +626,7 @@ static const struct model_metric bdw_metrics[] = {
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = (pm), .core = (cr), .gp_counters = (gp),     \
 		.slots = "tma_info_core_slots", ROW_EVENTS(ev), ROW_METRICS(mt), .source = (src),  \
-		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
+		.pmu_events = MODEL_PMU_EVENTS_V7_3, PERF_GROUPS, .verified = NOT_ON_HW            \
 	}
 
 #define ATOM_ROW(nm, gp, ev, mt, src, ...)                                                         \
@@ -724,7 +638,8 @@ static const struct model_metric bdw_metrics[] = {
 		.cpu_models = { __VA_ARGS__ }, .stepping_min = (smin), .stepping_max = (smax),     \
 		.pmu = "cpu", .gp_counters = 4, .slots = "tma_info_thread_slots",                  \
 		.smt_approximate = true, ROW_EVENTS(skl_events), ROW_METRICS(skl_metrics),         \
-		.source = (src), PERF_GROUPS, .verified = NOT_ON_HW                                \
+		.source = (src), .pmu_events = MODEL_PMU_EVENTS_V7_3, PERF_GROUPS,                 \
+		.verified = NOT_ON_HW                                                              \
 	}
 
 /* Haswell, Broadwell: per thread, SMT as on Skylake. */
@@ -733,55 +648,46 @@ static const struct model_metric bdw_metrics[] = {
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .gp_counters = 4,                     \
 		.slots = "tma_info_thread_slots", .smt_approximate = true, ROW_EVENTS(hsw_events), \
-		ROW_METRICS(mt), .source = (src), PERF_GROUPS, .verified = NOT_ON_HW               \
+		ROW_METRICS(mt), .source = (src), .pmu_events = MODEL_PMU_EVENTS_V7_3,             \
+		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
 	}
 
 /* CPU models from perf's tools/perf/pmu-events/arch/x86/mapfile.csv. */
 const struct pmu_model intel_models[] = {
 	/* Group A */
-	ICL_ROW("icelake", icl_metrics, SRC_ICL, 0x7d, 0x7e),
-	ICL_ROW("icelakex", icx_metrics, SRC_ICX, 0x6a, 0x6c),
-	ICL_ROW("tigerlake", icl_metrics,
-		SRC_ICL_NOT_READ("tigerlake/tgl-metrics.json", "098922d801b1"), 0x8c, 0x8d),
-	ICL_ROW("rocketlake", icl_metrics,
-		SRC_ICL_NOT_READ("rocketlake/rkl-metrics.json", "34069d12e239"), 0xa7),
+	ICL_ROW("icelake", SRC_ICL, 0x7d, 0x7e),
+	ICL_ROW("icelakex", SRC_ICX, 0x6a, 0x6c),
+	ICL_ROW("tigerlake", SRC_TGL, 0x8c, 0x8d),
+	ICL_ROW("rocketlake", SRC_RKL, 0xa7),
 	/* Group B */
 	GLC_ROW("sapphirerapids", "cpu", NULL, SRC_SPR, 0x8f),
-	GLC_ROW("emeraldrapids", "cpu", NULL,
-		SRC_GLC_NOT_READ("emeraldrapids/emr-metrics.json", "40ccd6aa3e2e"), 0xcf),
+	GLC_ROW("emeraldrapids", "cpu", NULL, SRC_EMR, 0xcf),
 	GLC_ROW("graniterapids", "cpu", NULL, SRC_GNR, 0xad, 0xae),
 	/* alderlake: ADL 0x97/0x9a and RPL 0xb7/0xba/0xbf */
-	GLC_ROW("alderlake", "cpu_core", "P-core",
-		SRC_GLC_NOT_READ("alderlake/adl-metrics.json", "42ac0be18bfa"), 0x97, 0x9a, 0xb7,
-		0xba, 0xbf),
+	GLC_ROW("alderlake", "cpu_core", "P-core", SRC_ADL, 0x97, 0x9a, 0xb7, 0xba, 0xbf),
 	/* meteorlake: MTL 0xaa/0xac and ARL-U 0xb5 */
-	GLC_ROW("meteorlake", "cpu_core", "P-core",
-		SRC_GLC_NOT_READ("meteorlake/mtl-metrics.json", "82ee50252dc8"), 0xaa, 0xac, 0xb5),
+	GLC_ROW("meteorlake", "cpu_core", "P-core", SRC_MTL, 0xaa, 0xac, 0xb5),
 	/* Group C */
 	LNC_ROW("lunarlake", SRC_LNL, 0xbd),
 	LNC_ROW("arrowlake", SRC_ARL, 0xc5, 0xc6),
 	/* E-cores */
-	ATOM_ROW("alderlake", 6, grt_events, grt_metrics, SRC_ADL_ATOM, 0x97, 0x9a, 0xb7, 0xba,
-		 0xbf),
-	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, SRC_MTL_ATOM, 0xaa, 0xac, 0xb5),
-	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, SRC_LNL_ATOM, 0xbd),
-	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, SRC_ARL_ATOM, 0xc5, 0xc6),
+	ATOM_ROW("alderlake", 6, grt_events, grt_metrics, SRC_ADL, 0x97, 0x9a, 0xb7, 0xba, 0xbf),
+	ATOM_ROW("meteorlake", 8, cmt_events, cmt_metrics, SRC_MTL, 0xaa, 0xac, 0xb5),
+	ATOM_ROW("lunarlake", 8, skt_events, skt_metrics, SRC_LNL, 0xbd),
+	ATOM_ROW("arrowlake", 8, skt_events, skt_metrics, SRC_ARL, 0xc5, 0xc6),
 	/* E-cores only, PMU cpu: Crestmont (SRF, GRR), Gracemont (ADL-N) */
 	ATOM_PMU_ROW("sierraforest", "cpu", NULL, 8, cmt_events, cmt_metrics, SRC_SRF, 0xaf),
 	ATOM_PMU_ROW("grandridge", "cpu", NULL, 8, cmt_events, cmt_metrics, SRC_GRR, 0xb6),
 	ATOM_PMU_ROW("alderlaken", "cpu", NULL, 6, grt_events, grt_metrics, SRC_ADLN, 0xbe),
 	/* Before PERF_METRICS */
-	SKL_ROW("skylake", 0, 0, SRC_SKL_NOT_READ("skylake/skl-metrics.json", "d69c8bc4fba9"), 0x4e,
-		0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
-	SKL_ROW("skylakex", 0, 4, SRC_SKL_NOT_READ("skylakex/skx-metrics.json", "7051309819b2"),
-		0x55),
-	SKL_ROW("cascadelakex", 5, 0xf,
-		SRC_SKL_NOT_READ("cascadelakex/clx-metrics.json", "acc658561a7c"), 0x55),
+	SKL_ROW("skylake", 0, 0, SRC_SKL, 0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6),
+	SKL_ROW("skylakex", 0, 4, SRC_SKX, 0x55),
+	SKL_ROW("cascadelakex", 5, 0xf, SRC_CLX, 0x55),
 	/* Haswell, Broadwell */
-	HSW_ROW("haswell", hsw_metrics, SRC_HSW("haswell", "hsw-metrics.json"), 0x3c, 0x45, 0x46),
-	HSW_ROW("haswellx", hsw_metrics, SRC_HSW("haswellx", "hsx-metrics.json"), 0x3f),
-	HSW_ROW("broadwell", bdw_metrics, SRC_HSW("broadwell", "bdw-metrics.json"), 0x3d, 0x47),
-	HSW_ROW("broadwellx", bdw_metrics, SRC_HSW("broadwellx", "bdx-metrics.json"), 0x4f),
-	HSW_ROW("broadwellde", bdw_metrics, SRC_HSW("broadwellde", "bdwde-metrics.json"), 0x56),
+	HSW_ROW("haswell", hsw_metrics, SRC_HSW, 0x3c, 0x45, 0x46),
+	HSW_ROW("haswellx", hsw_metrics, SRC_HSX, 0x3f),
+	HSW_ROW("broadwell", bdw_metrics, SRC_BDW, 0x3d, 0x47),
+	HSW_ROW("broadwellx", bdw_metrics, SRC_BDX, 0x4f),
+	HSW_ROW("broadwellde", bdw_metrics, SRC_BDWDE, 0x56),
 };
 const int nr_intel_models = ARRAY_LEN(intel_models);

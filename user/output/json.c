@@ -118,6 +118,12 @@ static void report_fields(struct jw *f, const struct report *r)
 		jw_cstring(f, r->cfg->counters->model->name, (size_t)-1);
 		jw_puts(f, ",\"pmu\":");
 		jw_cstring(f, r->cfg->counters->model->pmu, (size_t)-1);
+		/* The perf pmu-events version whose formulas gave the metrics. */
+		jw_puts(f, ",\"pmu_events\":");
+		if (r->cfg->counters->model->pmu_events)
+			jw_cstring(f, r->cfg->counters->model->pmu_events, (size_t)-1);
+		else
+			jw_puts(f, "null");
 		key_bool(f, "smt_on", r->cfg->smt_on);
 		/* With SMT on, this model's per-task fractions are an approximation. */
 		key_bool(f, "smt_approximate",

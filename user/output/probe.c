@@ -62,8 +62,9 @@ static void text_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 		fprintf(f,
 			"  SMT:      on: per-task fractions are an approximation on this model "
 			"(the sibling thread shares the core; perf's per-thread values are too)\n");
-	fprintf(f, "  formulas: perf's %s (%s); checked on hardware: %s\n",
-		m->perf_groups ? m->perf_groups : "metrics", m->source ? m->source : "?",
+	fprintf(f, "  formulas: perf's %s, pmu-events of %s (%s); checked on hardware: %s\n",
+		m->perf_groups ? m->perf_groups : "metrics",
+		m->pmu_events ? m->pmu_events : "an unnamed version", m->source ? m->source : "?",
 		m->verified ? m->verified : "no");
 	fprintf(f, "  compare:  perf stat -a -M %s -I 1000, or make hwcheck\n",
 		m->perf_groups ? m->perf_groups : "<groups>");
@@ -134,6 +135,8 @@ static void json_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 	fprintf(f, ",\"level\":%d,\"smt_approximate\":%s,", cs->level,
 		m && m->smt_approximate && smt_on ? "true" : "false");
 	jkey(f, "perf_groups", m ? m->perf_groups : NULL);
+	fputc(',', f);
+	jkey(f, "pmu_events", m ? m->pmu_events : NULL);
 	fputc(',', f);
 	jkey(f, "verified", m ? m->verified : NULL);
 	fputc(',', f);

@@ -263,6 +263,7 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 	struct td_metrics met;
 	struct td_counts c = {};
 	json_t *smt = json_object_get(o, "smt_on");
+	json_t *version = json_object_get(o, "pmu_events");
 	char err[256];
 
 	if (!m || recorded_set(m, counts, &set, &c, r) ||
@@ -272,6 +273,10 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 	if (smt && !json_is_boolean(smt))
 		return refuse(r, "smt_on %s is not true or false",
 			      shown_json(smt, err, sizeof(err)));
+	/* Lines before this field have none; it names the formulas, and changes nothing. */
+	if (version && !json_is_string(version) && !json_is_null(version))
+		return refuse(r, "pmu_events %s is not a version's name or null",
+			      shown_json(version, err, sizeof(err)));
 	if (td_decoding_init(&d, &set, json_is_true(smt), err, sizeof(err)))
 		return refuse(r, "%s", err);
 	td_decode(&d, &c, &met);
@@ -285,6 +290,9 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 		return 0;
 	}
 	if (r->json) {
+		/* The metrics below are this build's formulas': say whose. */
+		json_object_set_new(o, "pmu_events",
+				    m->pmu_events ? json_string(m->pmu_events) : json_null());
 		/* As the live output: null where the counters never ran. */
 		json_object_set_new(o, "slots",
 				    met.never_counted ? json_null() : json_real(met.slots));

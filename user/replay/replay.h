@@ -3,8 +3,10 @@
  * tdtrace report [--json] [FILE]: decode recorded JSON lines again.
  *
  * tdtrace's JSON lines carry each entity's raw counts by perf's event
- * names and the model that counted them, so they can be decoded again
- * later, on another machine, with this build's formulas: to compare
+ * names and the model that counted them (and the pmu-events version of
+ * its formulas, which --json output sets to this build's; older lines
+ * have none), so they can be decoded again later, on another machine,
+ * with this build's formulas: to compare
  * with perf on the same counts, or to check a model's formulas against
  * vectors worked out from perf's metric JSON (tests/unit/test_replay.c).
  */
