@@ -13,6 +13,9 @@ Two checks per workload (tests/hw/workload.c: alu, mem, branch, icache):
    workload's own summary line must be near perf's level 1 (within 5
    points: two runs, and per-task rather than whole-run counts).
 
+A node tdtrace leaves null (formula or live) while perf has a value for
+it fails: a null is never skipped.
+
 Without a TopDown PMU (a VM, an unknown CPU) it says so and exits 0:
 nothing could be checked. Exit 1 on any failure.
 """
@@ -133,15 +136,23 @@ def main():
                 continue
             compared = 0
             for name, want in sorted(perf_metrics.items()):
-                got = ours.get(name)
-                if got is None:
-                    continue
+                if name not in ours:
+                    continue  # a node this row does not have
+                got = ours[name]
                 compared += 1
+                if got is None:
+                    # perf computed it from the same counts: a null hides a fault.
+                    failed += 1
+                    print(f"  {kind:6} formula {name:32} perf {want:8.3f}  tdtrace     null  FAIL")
+                    continue
                 ok = abs(got - want) <= FORMULA_TOL
                 failed += not ok
                 print(f"  {kind:6} formula {name:32} perf {want:8.3f}  tdtrace {got:8.3f}  "
                       f"{'ok' if ok else 'FAIL'}")
-                if name in mine and mine[name] is not None and want is not None:
+                if name in mine and mine[name] is None:
+                    failed += 1
+                    print(f"  {kind:6} live    {name:32} perf {want:8.3f}  tdtrace     null  FAIL")
+                elif name in mine:
                     near = abs(mine[name] - want) <= LIVE_TOL
                     failed += not near
                     print(f"  {kind:6} live    {name:32} perf {want:8.3f}  tdtrace "
