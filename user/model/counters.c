@@ -146,19 +146,53 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 		}
 	}
 	set->level = level;
+	for (int i = 0; i < set->nr; i++)
+		set->direct[i] = counters_reads_direct(set, i);
 	return 0;
+}
+
+/*
+ * The kernel's encodings (arch/x86/include/asm/perf_event.h): INTEL_TD_SLOTS
+ * and INTEL_TD_METRIC_RETIRING .. INTEL_TD_METRIC_MEM_BOUND, compared as
+ * is_slots_event() and is_metric_event() do (arch/x86/events/perf_event.h),
+ * on the event and umask bits (INTEL_ARCH_EVENT_MASK).
+ */
+#define TD_INTEL_EVENT_MASK 0xffffULL
+#define TD_INTEL_SLOTS	    0x0400ULL
+#define TD_INTEL_METRIC_MIN 0x8000ULL
+#define TD_INTEL_METRIC_MAX 0x8700ULL
+
+bool counters_reads_direct(const struct counter_set *set, int i)
+{
+	const struct perf_event_attr *a = &set->attr[i], *lead;
+	__u64 config = a->config & TD_INTEL_EVENT_MASK;
+	int l = i;
+
+	if (i <= 0 || i >= set->nr || counters_leads(set, i) || !set->model ||
+	    !set->model->vendor || strcmp(set->model->vendor, "GenuineIntel"))
+		return false;
+	while (l > 0 && !counters_leads(set, l))
+		l--;
+	lead = &set->attr[l];
+	return lead->type == a->type && (lead->config & TD_INTEL_EVENT_MASK) == TD_INTEL_SLOTS &&
+	       !(config & 0xff) && config >= TD_INTEL_METRIC_MIN && config <= TD_INTEL_METRIC_MAX;
 }
 
 int counters_software_members(struct counter_set *set, const char *list)
 {
+	/* current: the kernel adds to its count as it happens (perf_swevent_event). */
 	static const struct {
 		const char *name;
 		__u64 config;
+		bool current;
 	} known[] = {
-		{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
-		{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
-		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
-		{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+		{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK, false },
+		{ "task-clock", PERF_COUNT_SW_TASK_CLOCK, false },
+		{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES, true },
+		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS, true },
+		{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS, true },
+		/* Never happens on x86: a member whose count stays 0. */
+		{ "emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, true },
 	};
 	const char *p = list;
 
@@ -167,7 +201,8 @@ int counters_software_members(struct counter_set *set, const char *list)
 
 	counters_software(set);
 	while (*p) {
-		size_t len = strcspn(p, ",/");
+		size_t len = strcspn(p, ",/!");
+		bool forced = p[len] == '!';
 		size_t k;
 
 		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -180,7 +215,11 @@ int counters_software_members(struct counter_set *set, const char *list)
 		/* Members follow their leader; a leader starts disabled, as counter 0 does. */
 		set->attr[set->nr].disabled = leads;
 		set->group[set->nr] = group;
+		set->direct[set->nr] = !leads && (known[k].current || forced);
 		set->name[set->nr++] = known[k].name;
+		if (forced && (leads || (p[len + 1] && p[len + 1] != ',' && p[len + 1] != '/')))
+			return -EINVAL; /* '!' on a leader, or not right after a name */
+		len += forced;
 		leads = p[len] == '/';
 		if (leads && ++group == TD_MAX_GROUPS)
 			return -EINVAL;
