@@ -281,6 +281,102 @@ static void test_test_members_direct(void **state)
 	fx_free(fx);
 }
 
+/* The most counters any one group of @set holds. */
+static int widest_group(const struct counter_set *set)
+{
+	int most = 0;
+
+	for (int g = 0; g < set->nr_groups; g++) {
+		int n = 0;
+
+		for (int i = 0; i < set->nr; i++)
+			n += set->group[i] == g;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+/*
+ * Skylake-class with SMT on (4 generic counters a thread) and the NMI
+ * watchdog holding fixed counter 1: CPU_CLK_UNHALTED.THREAD takes a
+ * generic counter, so group 0's five events no longer fit together. The
+ * plan moves one into a group of its own; with no group left for level 2
+ * it counts level 1 and says why. Without the watchdog, level 2 as before.
+ */
+static void test_skylake_watchdog(void **state)
+{
+	static const char *const on[] = { FIXTURES "/skylakex", FIXTURES "/cascadelakex-smt" };
+	static const char *const off[] = { FIXTURES "/skylakex-nowatchdog",
+					   FIXTURES "/cascadelakex" };
+
+	(void)state;
+	for (int f = 0; f < 2; f++) {
+		struct fx *fx = fx_new(on[f]);
+		const struct counter_set *set = &fx->p.pmus[0].counters;
+
+		assert_int_equal(fx->cpu->nmi_watchdog, 1);
+		assert_true(fx->cpu->smt_on);
+		assert_int_equal(plan(fx), 0);
+		print_message("%s: level %d, %d groups of %d counters; left out: %s\n",
+			      on[f] + sizeof(FIXTURES), set->level, set->nr_groups, set->nr,
+			      set->left_out);
+		assert_int_equal(set->level, 1);
+		assert_int_equal(set->nr_groups, 3);
+		assert_int_equal(set->nr, 9);
+		/* Every counter of a group on a generic one: at most 4 a group. */
+		assert_true(widest_group(set) <= 4);
+		assert_string_equal(set->name[0], "CPU_CLK_UNHALTED.THREAD");
+		assert_non_null(strstr(set->left_out, "level 2: the NMI watchdog holds fixed "
+						      "counter 1"));
+		fx_free(fx);
+
+		fx = fx_new(off[f]);
+		set = &fx->p.pmus[0].counters;
+		assert_int_equal(fx->cpu->nmi_watchdog, 0);
+		assert_int_equal(plan(fx), 0);
+		assert_int_equal(set->level, 2);
+		assert_int_equal(set->nr_groups, 4);
+		assert_int_equal(set->nr, 17);
+		/* Cycles on fixed counter 1 beside four generic events. */
+		assert_int_equal(widest_group(set), 5);
+		assert_string_equal(set->left_out, "");
+		fx_free(fx);
+	}
+}
+
+/* The watchdog switched during a run: plan again, and say what would change. */
+static void test_watchdog_changed(void **state)
+{
+	struct fx *skx = fx_new(FIXTURES "/skylakex");
+	struct fx *zen = fx_new(FIXTURES "/amdzen4");
+	struct fx *icl = fx_new(FIXTURES "/icelake");
+	char what[300];
+
+	(void)state;
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(plan(zen), 0);
+	assert_int_equal(plan(icl), 0);
+	/* As planned: nothing to say. */
+	assert_false(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 1, what,
+					   sizeof(what)));
+	assert_string_equal(what, "");
+	assert_true(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 0, what,
+					  sizeof(what)));
+	assert_string_equal(what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 in "
+				  "3 groups of 9");
+	/* AMD: smt_contention fits again. */
+	assert_true(plan_watchdog_changed(&zen->o, zen->cpu, zen->online, &zen->p, 0, what,
+					  sizeof(what)));
+	assert_non_null(strstr(what, "cpu: level"));
+	/* Ice Lake's groups fit beside the watchdog either way. */
+	assert_false(plan_watchdog_changed(&icl->o, icl->cpu, icl->online, &icl->p, 0, what,
+					   sizeof(what)));
+	fx_free(skx);
+	fx_free(zen);
+	fx_free(icl);
+}
+
 /* The widest of @p's PMUs: what every count of its run fills. */
 static void assert_width_is_widest(const struct plan *p)
 {
@@ -470,6 +566,8 @@ int main(void)
 		cmocka_unit_test(test_no_pmu_says_why),
 		cmocka_unit_test(test_test_members),
 		cmocka_unit_test(test_direct_reads_per_row),
+		cmocka_unit_test(test_skylake_watchdog),
+		cmocka_unit_test(test_watchdog_changed),
 		cmocka_unit_test(test_test_members_direct),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_models_software),

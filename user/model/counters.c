@@ -54,19 +54,42 @@ static int wanted(const struct pmu_model *m, const struct core_pmu *pmu, int *le
 	return 0;
 }
 
+/*
+ * Is @e on fixed counter 1, which the NMI watchdog holds when on? The
+ * watchdog opens a pinned PERF_COUNT_HW_CPU_CYCLES per CPU
+ * (kernel/watchdog_perf.c); Intel maps it to 0x003c
+ * (intel_perfmon_event_map), whose only fixed counter is 1
+ * (FIXED_EVENT_CONSTRAINT(0x003c, 1), arch/x86/events/intel/core.c). Our
+ * own 0x003c then needs a generic counter. AMD has no fixed counters: its
+ * rows say the watchdog's generic counter in watchdog_counters.
+ */
+static bool watchdog_fixed(const struct pmu_model *m, const struct model_event *e)
+{
+	return (e->flags & MODEL_EV_FIXED) && !e->sysfs && (e->config & 0xffffULL) == 0x003c &&
+	       m->vendor && !strcmp(m->vendor, "GenuineIntel");
+}
+
+/* The generic counters event @i takes: 0 on a fixed counter it has to itself. */
+static int generic(const struct pmu_model *m, int i, bool watchdog_on)
+{
+	const struct model_event *e = &m->events[i];
+
+	return !(e->flags & MODEL_EV_FIXED) || (watchdog_on && watchdog_fixed(m, e));
+}
+
 /* Drop optional events of groups that need more generic counters than @budget. */
-static void fit(const struct pmu_model *m, int budget, bool *want, struct counter_set *set)
+static void fit(const struct pmu_model *m, int budget, bool watchdog_on, bool *want, const int *grp,
+		struct counter_set *set)
 {
 	for (int g = 0; g < MODEL_MAX_GROUPS; g++) {
 		int used = 0;
 
 		for (int i = 0; i < m->nr_events; i++)
-			used += want[i] && m->events[i].group == g &&
-				!(m->events[i].flags & MODEL_EV_FIXED);
+			used += want[i] && grp[i] == g && generic(m, i, watchdog_on);
 		for (int i = m->nr_events - 1; i >= 0 && used > budget; i--) {
 			const struct model_event *e = &m->events[i];
 
-			if (!want[i] || e->group != g || !(e->flags & MODEL_EV_OPTIONAL))
+			if (!want[i] || grp[i] != g || !(e->flags & MODEL_EV_OPTIONAL))
 				continue;
 			want[i] = false;
 			used--;
@@ -77,11 +100,69 @@ static void fit(const struct pmu_model *m, int budget, bool *want, struct counte
 	}
 }
 
+/*
+ * A group that still needs more generic counters than @budget (Skylake's
+ * group 0 with SMT on and the watchdog: cycles lose fixed counter 1, 5
+ * generic events for 4 counters) would pass validation at open and never
+ * be scheduled. Move its last members into a group of their own, after
+ * the others: the kernel multiplexes it, and it is scaled by its own
+ * times, as every group is. -ENOSPC if no group is left for them.
+ */
+static int split(const struct pmu_model *m, int budget, bool watchdog_on, const bool *want,
+		 int *grp)
+{
+	int last = 0;
+
+	for (int i = 0; i < m->nr_events; i++)
+		if (want[i] && grp[i] > last)
+			last = grp[i];
+	for (int g = 0; g <= last; g++) {
+		int used = 0, first = -1;
+
+		for (int i = 0; i < m->nr_events; i++) {
+			if (!want[i] || grp[i] != g)
+				continue;
+			if (first < 0)
+				first = i;
+			used += generic(m, i, watchdog_on);
+		}
+		if (used <= budget)
+			continue;
+		if (last + 1 >= MODEL_MAX_GROUPS)
+			return -ENOSPC;
+		last++;
+		for (int i = m->nr_events - 1; i > first && used > budget; i--) {
+			if (!want[i] || grp[i] != g || !generic(m, i, watchdog_on))
+				continue;
+			grp[i] = last;
+			used--;
+		}
+	}
+	return 0;
+}
+
+/* Which events at @level, in which groups: wanted(), fit() and split() in turn. */
+static int choose(const struct pmu_model *m, const struct core_pmu *pmu, int *level,
+		  bool watchdog_on, bool *want, int *grp, struct counter_set *set, char *err,
+		  size_t errlen)
+{
+	int budget = m->gp_counters - (watchdog_on ? m->watchdog_counters : 0);
+
+	if (wanted(m, pmu, level, want, set, err, errlen))
+		return -ENODEV;
+	for (int i = 0; i < m->nr_events; i++)
+		grp[i] = m->events[i].group;
+	fit(m, budget, watchdog_on, want, grp, set);
+	return split(m, budget, watchdog_on, want, grp);
+}
+
 int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, int level,
 			bool watchdog_on, struct counter_set *set, char *err, size_t errlen)
 {
 	bool want[MODEL_MAX_EVENTS];
+	int grp[MODEL_MAX_EVENTS];
 	bool has_l2 = false;
+	int ret;
 
 	memset(set, 0, sizeof(*set));
 	/* A row past the table's bounds is refused, never read past. */
@@ -95,9 +176,23 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 		has_l2 |= m->metrics[i].level == 2;
 	if (!has_l2 && level > 1)
 		level = 1;
-	if (wanted(m, pmu, &level, want, set, err, errlen))
+	ret = choose(m, pmu, &level, watchdog_on, want, grp, set, err, errlen);
+	if (ret == -ENOSPC && level > 1) {
+		/* No group left for what the watchdog pushes out: level 1 alone. */
+		memset(set->left_out, 0, sizeof(set->left_out));
+		level = 1;
+		ret = choose(m, pmu, &level, watchdog_on, want, grp, set, err, errlen);
+		left_out(set, "level 2",
+			 "the NMI watchdog holds fixed counter 1 and no counting group is left "
+			 "(sysctl kernel.nmi_watchdog=0 frees it)");
+	}
+	if (ret == -ENOSPC)
+		snprintf(err, errlen,
+			 "%s on %s: the NMI watchdog holds fixed counter 1 and level 1 does not "
+			 "fit the counters left (sysctl kernel.nmi_watchdog=0 frees it)",
+			 m->name, pmu->name);
+	if (ret)
 		return -ENODEV;
-	fit(m, m->gp_counters - (watchdog_on ? m->watchdog_counters : 0), want, set);
 
 	/* By group, each in table order: a group's first event is its leader. */
 	for (int g = 0; g < MODEL_MAX_GROUPS; g++) {
@@ -108,7 +203,7 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 			const struct pmu_named_event *ne;
 			struct perf_event_attr *attr;
 
-			if (!want[i] || e->group != g)
+			if (!want[i] || grp[i] != g)
 				continue;
 			if (set->nr == TD_MAX_COUNTERS) {
 				snprintf(err, errlen,

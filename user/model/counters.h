@@ -64,7 +64,11 @@ int counters_nr_groups(const struct counter_set *set);
  * watchdog holding m->watchdog_counters generic counters. Events named
  * by sysfs are encoded from @pmu's events/; the others are raw configs.
  * A missing correction or optional event, or an optional event that does
- * not fit beside the watchdog, is left out and said in set->left_out.
+ * not fit beside the watchdog, is left out and said in set->left_out. On
+ * Intel the watchdog holds fixed counter 1, so a cycles event (0x003c)
+ * there takes a generic counter: a group that no longer fits has its last
+ * members moved into a group of their own, and with no group left for
+ * that, level 2 is left out (said).
  * Returns 0, or -ENODEV with a one-line reason in @err when a level-1
  * event is missing or the model needs more than TD_MAX_COUNTERS.
  */
