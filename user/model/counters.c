@@ -224,6 +224,17 @@ int counters_from_model(const struct pmu_model *m, const struct core_pmu *pmu, i
 			}
 			attr->read_format = TD_READ_FORMAT;
 			/*
+			 * The host only, as perf's :H (and perf stat's default): on a
+			 * KVM host no guest time is counted, and no VM with a
+			 * mediated vPMU is refused while tdtrace runs, nor tdtrace
+			 * while one runs (kernel/events/core.c, 7.0 on:
+			 * mediated_pmu_account_event() refuses an event without
+			 * exclude_guest with -EOPNOTSUPP while such a VM exists;
+			 * perf_create_mediated_pmu() refuses the VM with -EBUSY
+			 * while such an event exists).
+			 */
+			attr->exclude_guest = 1;
+			/*
 			 * Counting only: metric events refuse sampling, and the
 			 * BPF read helper refuses inherit. Each leader waits to
 			 * be enabled once every group of the CPU is open.

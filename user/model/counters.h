@@ -68,7 +68,8 @@ int counters_nr_groups(const struct counter_set *set);
  * Intel the watchdog holds fixed counter 1, so a cycles event (0x003c)
  * there takes a generic counter: a group that no longer fits has its last
  * members moved into a group of their own, and with no group left for
- * that, level 2 is left out (said).
+ * that, level 2 is left out (said). Every counter counts the host only
+ * (exclude_guest).
  * Returns 0, or -ENODEV with a one-line reason in @err when a level-1
  * event is missing or the model needs more than TD_MAX_COUNTERS.
  */
