@@ -31,7 +31,7 @@ ROWS = [
     ("sapphirerapids", "GenuineIntel-6-8F-8", "cpu", "sapphirerapids"),
     ("alderlake", "GenuineIntel-6-97-2", "cpu_core", "alderlake"),
     ("skylake", "GenuineIntel-6-5E-3", "cpu", "skylake"),
-    ("skylakex", "GenuineIntel-6-55-4", "cpu", "skylakex"),
+    ("skylakex-nowatchdog", "GenuineIntel-6-55-4", "cpu", "skylakex"),  # level 2
     ("cascadelakex", "GenuineIntel-6-55-7", "cpu", "cascadelakex"),
     ("haswell", "GenuineIntel-6-3C-3", "cpu", "haswell"),
     ("haswellx", "GenuineIntel-6-3F-2", "cpu", "haswellx"),
