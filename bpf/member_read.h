@@ -3,8 +3,13 @@
  * Direct reads of a group member's count: one TopDown update per switch
  * instead of one per event. NOT YET RUN ON TOPDOWN HARDWARE: verified here
  * only with eagerly updated software events (tests/integration/
- * test_members.c); the program uses it only where td_selfcheck found it
- * equal to helper reads on every counted CPU, and says which it chose.
+ * test_members.c); the program uses it only for the slots the plan marks
+ * direct (counters_reads_direct: a topdown-* metric event under a slots
+ * leader) and only where td_selfcheck found it equal to helper reads, of
+ * counts above 0 in groups that had run, on every counted CPU, and says
+ * which it chose. Any other member's count (a generic or fixed counter:
+ * UOP_DROPPING, Skylake, E-core and AMD events) is brought up to date only
+ * on a read, a stop or an overflow, so a direct read of it is stale.
  *
  * Why it is sound on Intel with PERF_METRICS: bpf_perf_event_read_value()
  * on any TopDown event goes perf_event_read_local() -> x86_pmu_read() ->

@@ -53,7 +53,10 @@ volatile int cgroup_filter_level[TD_MAX_CGROUP_FILTERS];
 volatile __u32 filter_gen;
 volatile __u32 slot_gen; /* moved on after the loader deleted entries: see td_entries */
 volatile __u32 pids_gen; /* moved on when the loader adds a process to follow */
-/* Read members directly (member_read.h): set only if td_selfcheck found it sound. */
+/*
+ * Read the members whose layout says direct (member_read.h) directly: set
+ * only if td_selfcheck found it sound. Other members always use the helper.
+ */
 volatile bool members_direct;
 /* A CPU's new layout, written just before the loader runs td_relayout there. */
 struct td_layout new_layout;
@@ -460,12 +463,21 @@ static __always_inline struct layout layout_of(const struct cpu_state *st)
 	return l;
 }
 
-/* Compare, for one member, a direct read with a helper read taken just after. */
-static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st, struct layout l)
+/*
+ * Compare, for one member, a direct read with a helper read taken just
+ * after. Only after its leader has run (@ran): an unscheduled group's
+ * counts are equal both ways and prove nothing.
+ */
+static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st, struct layout l,
+					 bool ran)
 {
 	struct bpf_perf_event_value v;
 	u64 direct;
 
+	if (!ran) {
+		selfcheck.unscheduled++;
+		return;
+	}
 	if (read_direct(slot, cpu, st, &direct) || read_helper(slot, cpu, &v)) {
 		selfcheck.failed++;
 		return;
@@ -480,9 +492,10 @@ static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st
 			return;
 		}
 	}
-	if (direct == v.counter)
+	if (direct == v.counter) {
 		selfcheck.equal++;
-	else if (direct > v.counter)
+		selfcheck.nonzero += direct > 0;
+	} else if (direct > v.counter)
 		selfcheck.ahead++;
 	else if ((v.counter - direct) * 100 > v.counter)
 		selfcheck.behind++;
@@ -509,7 +522,7 @@ static __always_inline int read_counters(struct cpu_state *st, struct layout l)
 			st->cur[slot] = v.counter;
 			st->cur_enabled[g] = v.enabled;
 			st->cur_running[g] = v.running;
-		} else if (members_direct) {
+		} else if (members_direct && st->layout.direct[slot]) {
 			/* After their leader's read: their counts are current already. */
 			if (read_direct(slot, cpu, st, &st->cur[slot]))
 				return -1;
@@ -905,6 +918,7 @@ int td_relayout(void *ctx)
 	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
 		st->layout.group[i] = new_layout.group[i];
 		st->layout.leads[i] = new_layout.leads[i];
+		st->layout.direct[i] = new_layout.direct[i];
 		st->member_event[i] = 0;
 	}
 	st->primed = 0;
@@ -921,7 +935,8 @@ int td_relayout(void *ctx)
 
 /*
  * Run by the loader on each counted CPU (BPF_F_TEST_RUN_ON_CPU) before
- * attaching: every member is compared just after its group leader's read.
+ * attaching: every member to be read directly is compared just after its
+ * group leader's read, if that leader has run (time_running above 0).
  */
 SEC("raw_tp")
 int td_selfcheck(void *ctx)
@@ -930,6 +945,7 @@ int td_selfcheck(void *ctx)
 	struct bpf_perf_event_value v;
 	struct cpu_state *st;
 	struct layout l;
+	bool ran = false;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (!st)
@@ -938,10 +954,16 @@ int td_selfcheck(void *ctx)
 	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
 		if (slot >= l.nr)
 			break;
-		if (!st->layout.leads[slot])
-			check_member(slot, cpu, st, l);
-		else if (read_helper(slot, cpu, &v))
-			selfcheck.failed++;
+		if (st->layout.leads[slot]) {
+			/* Slot order: a group's leader comes before its members. */
+			ran = false;
+			if (read_helper(slot, cpu, &v))
+				selfcheck.failed++;
+			else
+				ran = v.running > 0;
+		} else if (st->layout.direct[slot]) {
+			check_member(slot, cpu, st, l, ran);
+		}
 	}
 	return 0;
 }

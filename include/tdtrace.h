@@ -86,6 +86,12 @@ struct td_layout {
 	__u8 group[TD_MAX_COUNTERS];
 	__u8 leads[TD_MAX_COUNTERS];
 	/*
+	 * Read directly (member_read.h) rather than with the helper, once
+	 * td_selfcheck found it sound: only members whose count the kernel
+	 * keeps current (counters_from_model decides; see counters.h).
+	 */
+	__u8 direct[TD_MAX_COUNTERS];
+	/*
 	 * The epoch (the loader's count of reads), whose parity says which
 	 * half of the counts this CPU charges; td_flush moves it on. A CPU
 	 * that missed flushes while offline takes the loader's, or the
@@ -101,6 +107,9 @@ struct td_selfcheck {
 	__u64 behind; /* direct < helper by more than 1%: the count was stale */
 	__u64 ahead;  /* direct > helper: impossible if direct reads are sound */
 	__u64 failed; /* a read failed */
+	/* A direct member whose leader had not run: nothing it read proves anything. */
+	__u64 unscheduled;
+	__u64 nonzero; /* equal reads of a count above 0: without one, the check proved nothing */
 };
 
 /* -c PATH: at most this many cgroup subtrees. */

@@ -20,6 +20,7 @@
 #include "host/cgroupfs.h"
 #include "exporter/http.h"
 #include "host/machine.h"
+#include "host/pmu.h"
 #include "host/targets.h"
 #include "host/ticker.h"
 #include "model/entries.h"
@@ -100,6 +101,37 @@ static int collect(struct tracer *tr, struct tally *tl, struct machine *m)
 }
 
 /* Stop the programs, charge the slices still running, read once more, print the whole run. */
+/*
+ * The NMI watchdog switched during the run (sysctl kernel.nmi_watchdog):
+ * plan again with it and say, once per switch, what the counters would
+ * need now. The run keeps its counters: its counts stay comparable.
+ */
+static void watchdog_check(const struct options *o, const struct machine *m, const struct plan *p)
+{
+	static int seen = -2;
+	int now = pmu_nmi_watchdog(o->sysfs_root);
+	char what[300];
+
+	if (seen == -2)
+		seen = m->cpu->nmi_watchdog;
+	if (now < 0 || now == seen)
+		return;
+	seen = now;
+	if (plan_watchdog_changed(o, m->cpu, m->online, p, now, what, sizeof(what)))
+		say(stderr,
+		    "the NMI watchdog was turned %s during the run, and the counters were planned "
+		    "with it %s (%s now); restart tdtrace to count with the new plan",
+		    now == 1 ? "on" : "off", now == 1 ? "off" : "on", what);
+	else if ((now == 1) == (m->cpu->nmi_watchdog == 1))
+		say(stderr, "the NMI watchdog was turned %s again, as the counters were planned",
+		    now == 1 ? "on" : "off");
+	else
+		say(stderr,
+		    "the NMI watchdog was turned %s during the run; the counters' plan is the "
+		    "same with it",
+		    now == 1 ? "on" : "off");
+}
+
 static int summary(const struct options *o, struct tracer *tr, struct tally *tl, struct machine *m,
 		   struct renderer *rd, unsigned int printed)
 {
@@ -191,6 +223,7 @@ int main(int argc, char **argv)
 	while (!done && (tick = ticker_wait(&tk, &t)) != TICK_STOP) {
 		if (!machine_cpus_now(&o, &m))
 			tracer_hotplug(&tr, &p, m.online, m.changed);
+		watchdog_check(&o, &m, &p);
 		tracer_retarget(&tr, &t);
 		if (tick == TICK_HOTPLUG)
 			continue;

@@ -13,9 +13,25 @@ Two checks per workload (tests/hw/workload.c: alu, mem, branch, icache):
    workload's own summary line must be near perf's level 1 (within 5
    points: two runs, and per-task rather than whole-run counts).
 
+A node tdtrace leaves null (formula or live) while perf has a value for
+it fails: a null is never skipped.
+
+Then, with HWCHECK_LIVE (the default), the counting path's own cases
+(issue 23 part 5; not yet run on TopDown hardware):
+
+3. The NMI watchdog on and off (as root, restored after): the workload's
+   level 1 is counted (not null) either way.
+4. Member reads: which read tdtrace chose (stderr), and the cost per
+   switch of its reads (--self-stats), printed; perf's metrics per
+   process within 1 point on the mem load (workload.c has no load made
+   to be UOP_DROPPING-heavy yet: mem stands in).
+5. Three copies of a load pinned to one CPU, tdtrace -t against perf on
+   one copy, with the PMU's multiplexing interval at 1 and 16 ms.
+
 Without a TopDown PMU (a VM, an unknown CPU) it says so and exits 0:
 nothing could be checked. Exit 1 on any failure.
 """
+import contextlib
 import json
 import os
 import re
@@ -108,6 +124,104 @@ def live(kind):
     raise RuntimeError("no summary line for the workload in tdtrace's output")
 
 
+def summary_of(out, kind="process", comm="hw-workload"):
+    """The summary lines of tdtrace --json output for @comm's tasks."""
+    rows = []
+    for line in out.splitlines():
+        o = json.loads(line)
+        if o.get("phase") == "summary" and o.get("type") == kind and o.get("comm") == comm:
+            rows.append(o)
+    return rows
+
+
+@contextlib.contextmanager
+def written(path, value):
+    """@path (a sysctl or sysfs knob) holds @value inside the block, as before after."""
+    with open(path) as f:
+        was = f.read().strip()
+    with open(path, "w") as f:
+        f.write(str(value))
+    try:
+        yield
+    finally:
+        with open(path, "w") as f:
+            f.write(was)
+
+
+def knob(path):
+    if os.geteuid() != 0 or not os.path.exists(path):
+        print(f"  SKIPPED: needs root and {path}")
+        return False
+    return True
+
+
+def near(kind, name, want, got, tol):
+    ok = got is not None and abs(got - want) <= tol
+    print(f"  {kind:22} {name:32} perf {want:8.3f}  tdtrace "
+          f"{'    null' if got is None else format(got, '8.3f')}  {'ok' if ok else 'FAIL'}")
+    return not ok
+
+
+def case_watchdog(pmu):
+    """3: with the NMI watchdog on and off, the workload is counted (valid, not null)."""
+    path = "/proc/sys/kernel/nmi_watchdog"
+    failed = 0
+    if not knob(path):
+        return 0
+    for on in (1, 0):
+        with written(path, on):
+            p = run([TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, "alu", SECONDS])
+        rows = summary_of(p.stdout) if p.returncode == 0 else []
+        ok = rows and all(r.get("valid") for r in rows)
+        failed += not ok
+        said = [x for x in p.stderr.splitlines() if "watchdog" in x]
+        print(f"  watchdog {'on ' if on else 'off'}: {'ok' if ok else 'FAIL'} "
+              f"({len(rows)} rows, valid {[r.get('valid') for r in rows]}) {said}")
+    return failed
+
+
+def case_members(pmu):
+    """4: the member read chosen, its cost per switch, and perf's level 1 within 1 point."""
+    _, want = perf_stat(pmu["perf_groups"], "mem")
+    p = run([TDTRACE, "--json", "--self-stats", "-I", "100000", "--", WORKLOAD, "mem",
+             SECONDS])
+    if p.returncode != 0:
+        raise RuntimeError(f"tdtrace failed: {p.stderr.strip()[:200]}")
+    print("  " + "; ".join(x for x in p.stderr.splitlines() if "members read" in x))
+    for o in (json.loads(x) for x in p.stdout.splitlines()):
+        if o.get("phase") == "summary" and o.get("type") == "system" and \
+                o.get("self_switch_runs"):
+            print(f"  cost: {o['self_switch_ns'] / o['self_switch_runs']:.0f} ns per switch "
+                  f"({o['self_switch_runs']} switches)")
+    rows = summary_of(p.stdout)
+    if not rows:
+        raise RuntimeError("no summary line for the workload")
+    return sum(near("members mem", name, want[name], rows[0].get(name), 1.0)
+               for name in sorted(want) if name in rows[0])
+
+
+def case_pinned(pmu):
+    """5: three copies on one CPU under -t, against perf on one copy, mux 1 and 16 ms."""
+    path = f"/sys/bus/event_source/devices/{pmu['pmu']}/perf_event_mux_interval_ms"
+    failed = 0
+    if not knob(path):
+        return 0
+    for ms in (1, 16):
+        with written(path, ms):
+            _, want = perf_stat(pmu["perf_groups"], "alu")
+            script = f"for i in 1 2 3; do taskset -c 0 {WORKLOAD} alu {SECONDS} & done; wait"
+            p = run([TDTRACE, "--json", "-t", "-I", "100000", "--", "sh", "-c", script])
+        rows = summary_of(p.stdout, kind="thread")
+        if len(rows) != 3:
+            print(f"  pinned mux {ms} ms: FAIL: {len(rows)} thread rows, not 3")
+            failed += 1
+            continue
+        for r in rows:
+            failed += sum(near(f"pinned mux {ms} ms", name, want[name], r.get(name), LIVE_TOL)
+                          for name in sorted(want) if name in r)
+    return failed
+
+
 def main():
     pr = probe()
     pmus = [p for p in pr.get("pmus", []) if p.get("model")]
@@ -133,15 +247,23 @@ def main():
                 continue
             compared = 0
             for name, want in sorted(perf_metrics.items()):
-                got = ours.get(name)
-                if got is None:
-                    continue
+                if name not in ours:
+                    continue  # a node this row does not have
+                got = ours[name]
                 compared += 1
+                if got is None:
+                    # perf computed it from the same counts: a null hides a fault.
+                    failed += 1
+                    print(f"  {kind:6} formula {name:32} perf {want:8.3f}  tdtrace     null  FAIL")
+                    continue
                 ok = abs(got - want) <= FORMULA_TOL
                 failed += not ok
                 print(f"  {kind:6} formula {name:32} perf {want:8.3f}  tdtrace {got:8.3f}  "
                       f"{'ok' if ok else 'FAIL'}")
-                if name in mine and mine[name] is not None and want is not None:
+                if name in mine and mine[name] is None:
+                    failed += 1
+                    print(f"  {kind:6} live    {name:32} perf {want:8.3f}  tdtrace     null  FAIL")
+                elif name in mine:
                     near = abs(mine[name] - want) <= LIVE_TOL
                     failed += not near
                     print(f"  {kind:6} live    {name:32} perf {want:8.3f}  tdtrace "
@@ -149,6 +271,13 @@ def main():
             if not compared:
                 print(f"  {kind}: FAIL: no metric of perf's matched one of tdtrace's")
                 failed += 1
+        if LIVE:
+            for case in (case_watchdog, case_members, case_pinned):
+                try:
+                    failed += case(pmu)
+                except (RuntimeError, OSError, ValueError) as e:
+                    print(f"  {case.__name__}: FAIL: {e}")
+                    failed += 1
     print(f"hwcheck: {'FAILED' if failed else 'passed'}" +
           (f" ({failed} failures)" if failed else ""))
     return 1 if failed else 0

@@ -24,11 +24,11 @@ fail() {
 	failed="$failed $1"
 }
 
-# fake_perf FILE BACKEND: a perf whose stat -j prints Sapphire Rapids counts
+# fake_perf FILE BACKEND [EXTRA]: a perf whose stat -j prints Sapphire Rapids counts
 # slots 1000, retiring 400, bad-spec 50, fe 300, be 250, UOP_DROPPING 20, and
 # perf's metrics from them: frontend 300/1000 - 20/1000 = 28 %, backend
 # 25 % (BACKEND, to make it wrong), retiring 40 %, bad speculation
-# max(1 - (.28 + .25 + .40), 0) = 7 %.
+# max(1 - (.28 + .25 + .40), 0) = 7 %. EXTRA: more lines of output.
 fake_perf() {
 	cat >"$1" <<EOS
 #!/bin/sh
@@ -40,6 +40,7 @@ cat >&2 <<'EOJ'
 {"counter-value" : "300.000000", "unit" : "", "event" : "cpu/topdown-fe-bound/", "event-runtime" : 100, "pcnt-running" : 100.00}
 {"counter-value" : "250.000000", "unit" : "", "event" : "topdown-be-bound", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "$2", "metric-unit" : "%  tma_backend_bound"}
 {"counter-value" : "20.000000", "unit" : "", "event" : "INT_MISC.UOP_DROPPING", "event-runtime" : 100, "pcnt-running" : 100.00}
+${3:-}
 EOJ
 exit 0
 EOS
@@ -74,6 +75,18 @@ if ! run "$tmp/perf" && grep -q 'formula tma_backend_bound .* FAIL' "$tmp/out" &
 	ok formula_mismatch_fails
 else
 	fail formula_mismatch_fails "$(cat "$tmp/out")"
+fi
+
+# Level 2 decoded (topdown-heavy-ops is there) but topdown-br-mispredict
+# missing: tdtrace leaves tma_branch_mispredicts null where perf has 5 %.
+# A null must fail, not be skipped.
+fake_perf "$tmp/perf" 25.000000 \
+	'{"counter-value" : "30.000000", "unit" : "", "event" : "topdown-heavy-ops", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "5.000000", "metric-unit" : "%  tma_branch_mispredicts"}'
+if ! run "$tmp/perf" && grep -q 'formula tma_branch_mispredicts .* null  FAIL' "$tmp/out" &&
+	grep -q 'formula tma_backend_bound .* ok$' "$tmp/out" && grep -q 'hwcheck: FAILED' "$tmp/out"; then
+	ok null_fails
+else
+	fail null_fails "$(cat "$tmp/out")"
 fi
 
 n=$(echo "$failed" | wc -w)

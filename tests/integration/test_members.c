@@ -4,8 +4,9 @@
  * Without a PMU the same path is exercised with eagerly updated software
  * events as members: what tdtrace charges a process for page faults, read
  * directly from the member events, must match the kernel's own count for
- * that process; and a lazily updated member (cpu-clock) must make the
- * start-up self-check fall back to one helper call per event.
+ * that process; a lazily updated member (cpu-clock, task-clock) is read
+ * with the helper, decided per slot; and a stale or zero direct read must
+ * make the start-up self-check fall back to one helper call per event.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -65,28 +66,43 @@ static void start_td(const char *members)
 		fail_msg("tdtrace did not start counting: %s", strerror(-err));
 }
 
-static void test_direct_members_match_kernel(void **state)
+/*
+ * Start tdtrace with @members, which must be read directly (said on
+ * stderr), run the faulter under it and stop tdtrace: the faulter's pid
+ * in *@pid, its own page faults (minflt + majflt) returned.
+ */
+static long long faulter_under(const char *members, pid_t *pid)
 {
 	char *argv[] = { (char *)itest_helper_path("faulter"), "-w", "20000", NULL };
-	long long kernel = -1, charged = -1, sys = -1, procs = 0, over = 0, untraced = 0;
 	struct itest_proc f;
-	json_t *lines, *o;
-	char *out, *err;
-	int code, bad;
-	size_t i;
+	long long kernel;
+	char *err;
 
-	start_td("page-faults,context-switches");
+	start_td(members);
 	err = itest_stderr(&td);
 	print_message("%s", err);
 	assert_non_null(strstr(err, "members read directly"));
 	free(err);
-
 	assert_int_equal(itest_spawn(&f, argv, ITEST_STDIN_PIPE), 0);
 	assert_int_equal(write(f.in_pipe, "g", 1), 1);
 	assert_int_equal(itest_wait_nowait(&f, 10000), 0);
 	kernel = faults_of(f.pid); /* a zombie: final, not reaped yet */
+	*pid = f.pid;
 	itest_wait(&f, 1000);
+	itest_proc_release(&f);
+	return kernel;
+}
 
+static void test_direct_members_match_kernel(void **state)
+{
+	long long kernel = -1, charged = -1, sys = -1, procs = 0, over = 0, untraced = 0;
+	json_t *lines, *o;
+	pid_t pid;
+	char *out;
+	int code, bad;
+	size_t i;
+
+	kernel = faulter_under("page-faults,context-switches", &pid);
 	code = itest_signal_and_wait(&td, SIGINT, STOP_MS);
 	out = itest_stdout(&td);
 	lines = itest_parse_jsonl(out, &bad);
@@ -96,7 +112,7 @@ static void test_direct_members_match_kernel(void **state)
 			continue;
 		if (itest_jis(o, "type", "process")) {
 			procs += itest_jcount(o, "counts", "page-faults");
-			if (itest_jint(o, "pid") == f.pid)
+			if (itest_jint(o, "pid") == pid)
 				charged = itest_jcount(o, "counts", "page-faults");
 		} else if (itest_jis(o, "type", "system")) {
 			sys = itest_jcount(o, "counts", "page-faults");
@@ -107,7 +123,7 @@ static void test_direct_members_match_kernel(void **state)
 	print_message(
 		"faulter %d: page faults charged %lld (read directly), kernel minflt+majflt "
 		"%lld: %+.3f%%; system %lld = processes %lld + overflow %lld + untraced %lld\n",
-		(int)f.pid, charged, kernel, kernel > 0 ? 100.0 * (charged - kernel) / kernel : 0.0,
+		(int)pid, charged, kernel, kernel > 0 ? 100.0 * (charged - kernel) / kernel : 0.0,
 		sys, procs, over, untraced);
 	assert_int_equal(code, 0);
 	assert_int_equal(bad, 0);
@@ -116,7 +132,6 @@ static void test_direct_members_match_kernel(void **state)
 	assert_true(procs + over + untraced == sys);
 	json_decref(lines);
 	free(out);
-	itest_proc_release(&f);
 	itest_proc_release(&td);
 }
 
@@ -233,20 +248,81 @@ static void test_groups_match_kernel(void **state)
 	itest_proc_release(&td);
 }
 
-static void test_stale_member_falls_back(void **state)
+/*
+ * The read is decided per slot: page-faults and context-switches (counted
+ * as they happen) are read directly, task-clock (brought up to date only
+ * on a read, as a generic hardware counter is) with the helper, so the
+ * self-check passes and task-clock still counts: the system's task-clock
+ * is the system's cpu-clock (the leader's), within 2%, not a stale count.
+ */
+static void test_direct_decided_per_slot(void **state)
+{
+	long long kernel, charged = -1, cpu = -1, task = -1;
+	json_t *lines, *o;
+	pid_t pid;
+	char *out;
+	int code, bad;
+	size_t i;
+
+	/* context-switches: the loader's own sleeps between self-checks move it. */
+	kernel = faulter_under("page-faults,context-switches,task-clock", &pid);
+	code = itest_signal_and_wait(&td, SIGINT, STOP_MS);
+	out = itest_stdout(&td);
+	lines = itest_parse_jsonl(out, &bad);
+	json_array_foreach(lines, i, o)
+	{
+		if (!itest_jis(o, "phase", "summary"))
+			continue;
+		if (itest_jis(o, "type", "process") && itest_jint(o, "pid") == pid)
+			charged = itest_jcount(o, "counts", "page-faults");
+		if (itest_jis(o, "type", "system")) {
+			cpu = itest_jcount(o, "counts", "cpu-clock");
+			task = itest_jcount(o, "counts", "task-clock");
+		}
+	}
+	print_message("faulter %d: page faults charged %lld, kernel %lld; system cpu-clock %lld "
+		      "ns, task-clock %lld ns\n",
+		      (int)pid, charged, kernel, cpu, task);
+	assert_int_equal(code, 0);
+	assert_int_equal(bad, 0);
+	assert_true(kernel >= PAGES);
+	assert_true(fabs((double)(charged - kernel)) <= 0.02 * kernel);
+	assert_true(cpu > 0);
+	assert_true(fabs((double)(task - cpu)) <= 0.02 * cpu);
+	json_decref(lines);
+	free(out);
+	itest_proc_release(&td);
+}
+
+/* The self-check refuses direct reads for @members: one helper call each, said. */
+static void expect_fallback(const char *members)
 {
 	char *err;
 	int code;
 
-	start_td("cpu-clock");
+	start_td(members);
 	err = itest_stderr(&td);
 	print_message("%s", err);
-	/* cpu-clock's count moves only when read: a direct read is stale, so no. */
 	assert_non_null(strstr(err, "one helper call each"));
 	code = itest_signal_and_wait(&td, SIGINT, STOP_MS);
 	assert_int_equal(code, 0);
 	free(err);
 	itest_proc_release(&td);
+}
+
+/* A member whose count is 0 both ways proves nothing: no direct reads on it. */
+static void test_zero_member_proves_nothing(void **state)
+{
+	expect_fallback("emulation-faults");
+}
+
+/*
+ * cpu-clock's count moves only when read: read directly all the same
+ * ('!'), it is stale, so the self-check says no.
+ */
+static void test_stale_member_falls_back(void **state)
+{
+	expect_fallback("cpu-clock!");
 }
 
 static int teardown(void **state)
@@ -265,6 +341,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_direct_members_match_kernel, teardown),
 		cmocka_unit_test_teardown(test_stale_member_falls_back, teardown),
+		cmocka_unit_test_teardown(test_direct_decided_per_slot, teardown),
+		cmocka_unit_test_teardown(test_zero_member_proves_nothing, teardown),
 		cmocka_unit_test_teardown(test_groups_match_kernel, teardown),
 	};
 

@@ -176,6 +176,30 @@ static void test_watchdog(void **state)
 	free(p);
 }
 
+/*
+ * Every counter of a model counts the host only (exclude_guest, perf's :H):
+ * no conflict with a KVM guest's mediated vPMU. Software sets are left as
+ * they are (no guest to exclude).
+ */
+static void test_host_only(void **state)
+{
+	struct core_pmu *p = pmu_with(all_names, 3);
+	struct counter_set set;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(counters_from_model(&intel, p, 2, false, &set, err, sizeof(err)), 0);
+	assert_int_equal(set.nr, 6);
+	for (int i = 0; i < set.nr; i++)
+		assert_int_equal(set.attr[i].exclude_guest, 1);
+	assert_int_equal(counters_from_model(&amd, p, 2, true, &set, err, sizeof(err)), 0);
+	for (int i = 0; i < set.nr; i++)
+		assert_int_equal(set.attr[i].exclude_guest, 1);
+	counters_software(&set);
+	assert_int_equal(set.attr[0].exclude_guest, 0);
+	free(p);
+}
+
 /* More events than the BPF side has slots for: refused with the model's name. */
 static void test_too_many(void **state)
 {
@@ -201,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_order_and_configs),
 		cmocka_unit_test(test_missing_events),
 		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_host_only),
 		cmocka_unit_test(test_too_many),
 	};
 

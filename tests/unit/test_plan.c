@@ -192,6 +192,191 @@ static void test_test_members(void **state)
 	fx_free(fx);
 }
 
+/*
+ * Which members are read directly, per model row, on each fixture: only a
+ * topdown-* metric event (by the sysfs name the row opens it by) in a
+ * group led by slots. Worked out here from names; the plan decides from
+ * the encodings. Returns how many direct slots the fixture's plan has.
+ */
+static int direct_slots(const char *fixture)
+{
+	struct fx *fx = fx_new(fixture);
+	int direct = 0;
+
+	assert_int_equal(plan(fx), 0);
+	for (int k = 0; k < fx->p.nr_pmus; k++) {
+		const struct counter_set *set = &fx->p.pmus[k].counters;
+		const struct pmu_model *m = set->model;
+		int lead = 0;
+
+		for (int i = 0; i < set->nr; i++) {
+			const char *sysfs = m->events[set->event[i]].sysfs;
+			const char *lead_sysfs;
+			bool want;
+
+			if (counters_leads(set, i))
+				lead = i;
+			lead_sysfs = m->events[set->event[lead]].sysfs;
+			want = i != lead && sysfs && !strncmp(sysfs, "topdown-", 8) && lead_sysfs &&
+			       !strcmp(lead_sysfs, "slots");
+			print_message("%s %s slot %d %s: %s\n", fixture + sizeof(FIXTURES),
+				      fx->p.pmus[k].pmu, i, set->name[i],
+				      set->direct[i] ? "direct" : "helper");
+			assert_int_equal(set->direct[i], want);
+			direct += set->direct[i];
+		}
+	}
+	fx_free(fx);
+	return direct;
+}
+
+/*
+ * Direct member reads only where the kernel keeps count current: the 4 (or
+ * 8) PERF_METRICS members of group 0 on Ice Lake and Golden Cove P-cores,
+ * never INT_MISC.UOP_DROPPING or CLEARS_COUNT beside them, nothing of the
+ * Ice Lake level-2 groups, and nothing at all on Skylake, E-cores or AMD.
+ */
+static void test_direct_reads_per_row(void **state)
+{
+	static const struct {
+		const char *fixture;
+		int direct;
+	} rows[] = {
+		{ FIXTURES "/icelake", 4 },	   { FIXTURES "/icelakex", 4 },
+		{ FIXTURES "/sapphirerapids", 8 }, { FIXTURES "/alderlake", 8 },
+		{ FIXTURES "/meteorlake", 8 },	   { FIXTURES "/lunarlake", 8 },
+		{ FIXTURES "/skylake", 0 },	   { FIXTURES "/skylakex", 0 },
+		{ FIXTURES "/cascadelakex", 0 },   { FIXTURES "/amdzen4", 0 },
+		{ FIXTURES "/amdzen5", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_int_equal(direct_slots(rows[i].fixture), rows[i].direct);
+}
+
+/* --test-members: members counted as they happen are direct, cpu-clock not unless '!'. */
+static void test_test_members_direct(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/vm");
+	const struct counter_set *set = &fx->p.pmus[0].counters;
+
+	(void)state;
+	fx->o.software = true;
+	fx->o.test_members = "page-faults,cpu-clock/context-switches,emulation-faults";
+	assert_int_equal(plan(fx), 0);
+	assert_int_equal(set->nr, 5);
+	assert_false(set->direct[0]); /* cpu-clock, leading */
+	assert_true(set->direct[1]);  /* page-faults */
+	assert_false(set->direct[2]); /* cpu-clock */
+	assert_false(set->direct[3]); /* context-switches, leading group 1 */
+	assert_true(set->direct[4]);  /* emulation-faults */
+	fx->o.test_members = "cpu-clock!,page-faults";
+	assert_int_equal(plan(fx), 0);
+	assert_true(set->direct[1]);
+	fx->o.test_members = "page-faults/cpu-clock!";
+	assert_int_equal(plan(fx), -EINVAL); /* a leader is never read directly */
+	fx->o.test_members = "cpu-clock!x";
+	assert_int_equal(plan(fx), -EINVAL);
+	fx_free(fx);
+}
+
+/* The most counters any one group of @set holds. */
+static int widest_group(const struct counter_set *set)
+{
+	int most = 0;
+
+	for (int g = 0; g < set->nr_groups; g++) {
+		int n = 0;
+
+		for (int i = 0; i < set->nr; i++)
+			n += set->group[i] == g;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+/*
+ * Skylake-class with SMT on (4 generic counters a thread) and the NMI
+ * watchdog holding fixed counter 1: CPU_CLK_UNHALTED.THREAD takes a
+ * generic counter, so group 0's five events no longer fit together. The
+ * plan moves one into a group of its own; with no group left for level 2
+ * it counts level 1 and says why. Without the watchdog, level 2 as before.
+ */
+static void test_skylake_watchdog(void **state)
+{
+	static const char *const on[] = { FIXTURES "/skylakex", FIXTURES "/cascadelakex-smt" };
+	static const char *const off[] = { FIXTURES "/skylakex-nowatchdog",
+					   FIXTURES "/cascadelakex" };
+
+	(void)state;
+	for (int f = 0; f < 2; f++) {
+		struct fx *fx = fx_new(on[f]);
+		const struct counter_set *set = &fx->p.pmus[0].counters;
+
+		assert_int_equal(fx->cpu->nmi_watchdog, 1);
+		assert_true(fx->cpu->smt_on);
+		assert_int_equal(plan(fx), 0);
+		print_message("%s: level %d, %d groups of %d counters; left out: %s\n",
+			      on[f] + sizeof(FIXTURES), set->level, set->nr_groups, set->nr,
+			      set->left_out);
+		assert_int_equal(set->level, 1);
+		assert_int_equal(set->nr_groups, 3);
+		assert_int_equal(set->nr, 9);
+		/* Every counter of a group on a generic one: at most 4 a group. */
+		assert_true(widest_group(set) <= 4);
+		assert_string_equal(set->name[0], "CPU_CLK_UNHALTED.THREAD");
+		assert_non_null(strstr(set->left_out, "level 2: the NMI watchdog holds fixed "
+						      "counter 1"));
+		fx_free(fx);
+
+		fx = fx_new(off[f]);
+		set = &fx->p.pmus[0].counters;
+		assert_int_equal(fx->cpu->nmi_watchdog, 0);
+		assert_int_equal(plan(fx), 0);
+		assert_int_equal(set->level, 2);
+		assert_int_equal(set->nr_groups, 4);
+		assert_int_equal(set->nr, 17);
+		/* Cycles on fixed counter 1 beside four generic events. */
+		assert_int_equal(widest_group(set), 5);
+		assert_string_equal(set->left_out, "");
+		fx_free(fx);
+	}
+}
+
+/* The watchdog switched during a run: plan again, and say what would change. */
+static void test_watchdog_changed(void **state)
+{
+	struct fx *skx = fx_new(FIXTURES "/skylakex");
+	struct fx *zen = fx_new(FIXTURES "/amdzen4");
+	struct fx *icl = fx_new(FIXTURES "/icelake");
+	char what[300];
+
+	(void)state;
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(plan(zen), 0);
+	assert_int_equal(plan(icl), 0);
+	/* As planned: nothing to say. */
+	assert_false(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 1, what,
+					   sizeof(what)));
+	assert_string_equal(what, "");
+	assert_true(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 0, what,
+					  sizeof(what)));
+	assert_string_equal(what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 in "
+				  "3 groups of 9");
+	/* AMD: smt_contention fits again. */
+	assert_true(plan_watchdog_changed(&zen->o, zen->cpu, zen->online, &zen->p, 0, what,
+					  sizeof(what)));
+	assert_non_null(strstr(what, "cpu: level"));
+	/* Ice Lake's groups fit beside the watchdog either way. */
+	assert_false(plan_watchdog_changed(&icl->o, icl->cpu, icl->online, &icl->p, 0, what,
+					   sizeof(what)));
+	fx_free(skx);
+	fx_free(zen);
+	fx_free(icl);
+}
+
 /* The widest of @p's PMUs: what every count of its run fills. */
 static void assert_width_is_widest(const struct plan *p)
 {
@@ -380,6 +565,10 @@ int main(void)
 		cmocka_unit_test(test_software_every_cpu),
 		cmocka_unit_test(test_no_pmu_says_why),
 		cmocka_unit_test(test_test_members),
+		cmocka_unit_test(test_direct_reads_per_row),
+		cmocka_unit_test(test_skylake_watchdog),
+		cmocka_unit_test(test_watchdog_changed),
+		cmocka_unit_test(test_test_members_direct),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_models_software),
 		cmocka_unit_test(test_models_no_pmu),

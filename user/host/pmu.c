@@ -359,6 +359,18 @@ static void explain_no_pmu(struct cpu_pmus *out, const char *devices)
 		why_line(out, cpu, "sys/bus/event_source/devices");
 }
 
+int pmu_nmi_watchdog(const char *root)
+{
+	int rootfd, on;
+
+	rootfd = open(root && root[0] ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -1;
+	on = read_int_at(rootfd, WATCHDOG_FILE);
+	close(rootfd);
+	return on;
+}
+
 int pmu_discover_all(const char *root, struct cpu_pmus *out)
 {
 	char devices[PATH_MAX], path[PATH_MAX], *buf = NULL;

@@ -20,4 +20,7 @@
  */
 int pmu_discover_all(const char *root, struct cpu_pmus *out);
 
+/* /proc/sys/kernel/nmi_watchdog under @root ("/" if NULL or ""): 1, 0, or -1. */
+int pmu_nmi_watchdog(const char *root);
+
 #endif /* TD_PMU_H */

@@ -43,6 +43,11 @@ static const char *why(int err)
 		return "not allowed (needs root or CAP_PERFMON, or kernel.perf_event_paranoid)";
 	case EINVAL:
 		return "the kernel refused the group (no TopDown support for this event?)";
+	case EOPNOTSUPP:
+		/* kernel/events/core.c: mediated_pmu_account_event(), Linux 7.0 on. */
+		return "not supported here (EOPNOTSUPP: what a KVM host with a mediated vPMU "
+		       "gives an event that counts guests while such a VM runs; tdtrace counts "
+		       "the host only)";
 	default:
 		return strerror(err);
 	}

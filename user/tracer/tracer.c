@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -59,6 +60,7 @@ static struct td_layout layout_of_set(const struct counter_set *set, int k)
 	for (int slot = 0; slot < set->nr; slot++) {
 		l.group[slot] = set->group[slot];
 		l.leads[slot] = counters_leads(set, slot);
+		l.direct[slot] = set->direct[slot];
 	}
 	return l;
 }
@@ -95,31 +97,50 @@ static int set_cpu_layouts(struct tracer *tr, const struct plan *p)
 	return 0;
 }
 
+#define SELFCHECK_TRIES 50
+
 /*
- * Read the metric members directly after one leader read (one TopDown
- * update per switch) only if td_selfcheck, run on every counted CPU, found
- * those reads equal to helper reads. Says which on stderr.
+ * Read the members the plan marked direct (TopDown metric events under a
+ * slots leader: counters_reads_direct) directly after one leader read (one
+ * TopDown update per switch) only if td_selfcheck, run on every counted
+ * CPU, found those reads equal to helper reads, of counts that had
+ * moved, in groups whose leader had run. Every other member is read with
+ * the helper. Says which on stderr.
  */
 static int choose_member_reads(struct tracer *tr)
 {
 	struct tdtrace *skel = tr->skel;
-	const struct td_selfcheck *c = &skel->bss->selfcheck;
+	struct td_selfcheck *c = &skel->bss->selfcheck;
 	int err;
 
-	err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus,
-			  libbpf_num_possible_cpus());
-	if (err)
-		return err;
+	/*
+	 * Counts just enabled may not have moved yet, nor a group been
+	 * scheduled: look again, for up to 100 ms, until the check proves
+	 * something either way.
+	 */
+	for (int tries = 0; tries < SELFCHECK_TRIES; tries++) {
+		if (tries)
+			nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+		memset(c, 0, sizeof(*c));
+		err = run_on_cpus(bpf_program__fd(skel->progs.td_selfcheck), tr->cpus,
+				  libbpf_num_possible_cpus());
+		if (err)
+			return err;
+		if (c->behind || c->ahead || c->failed || (c->nonzero && !c->unscheduled))
+			break;
+	}
 	/* Equal, or behind by under 1% (counts still growing between the two reads). */
-	skel->bss->members_direct = c->reads && !c->behind && !c->ahead && !c->failed;
+	skel->bss->members_direct =
+		c->reads && c->nonzero && !c->unscheduled && !c->behind && !c->ahead && !c->failed;
 	say(stderr,
-	    "%s (self-check: %llu of %llu member reads equal, %llu stale, %llu "
-	    "ahead, %llu failed)",
-	    skel->bss->members_direct ? "members read directly after one leader read"
+	    "%s (self-check: %llu of %llu member reads equal, %llu of a count above 0, %llu "
+	    "stale, %llu ahead, %llu failed, %llu with a leader that had not run)",
+	    skel->bss->members_direct ? "metric members read directly after one leader read"
 				      : "members read with one helper call each",
 	    (unsigned long long)c->equal, (unsigned long long)c->reads,
-	    (unsigned long long)c->behind, (unsigned long long)c->ahead,
-	    (unsigned long long)c->failed);
+	    (unsigned long long)c->nonzero, (unsigned long long)c->behind,
+	    (unsigned long long)c->ahead, (unsigned long long)c->failed,
+	    (unsigned long long)c->unscheduled);
 	return 0;
 }
 
@@ -230,19 +251,26 @@ static int start_collector(struct tracer *tr, const struct plan *p)
 /* Fill the maps, start the counters, choose how members are read. */
 static int start_counting(struct tracer *tr, const struct plan *p)
 {
-	bool members = false;
+	bool members = false, direct = false;
 	int err = 0;
 
 	for (int k = 0; k < tr->nr_pmus && !err; k++) {
+		const struct counter_set *set = &p->pmus[k].counters;
+
 		err = fill_counter_map(tr->skel, &tr->groups[k]);
 		members |= tr->groups[k].nr_counters > 1;
+		for (int slot = 0; slot < set->nr; slot++)
+			direct |= set->direct[slot];
 	}
 	if (!err)
 		err = set_cpu_layouts(tr, p);
 	for (int k = 0; k < tr->nr_pmus && !err; k++)
 		err = cpu_groups_enable(&tr->groups[k]);
-	if (!err && members)
+	if (!err && direct)
 		err = choose_member_reads(tr);
+	else if (!err && members)
+		say(stderr, "members read with one helper call each (none is a TopDown metric "
+			    "event under a slots leader)");
 	if (err)
 		say(stderr, "failed to set up counters: %s", strerror(-err));
 	return err;
