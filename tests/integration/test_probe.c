@@ -248,6 +248,8 @@ static void test_arm64(void **state)
 		{ "t410", "t410", "0x000000004e0f0100", 10, 6, 1, 1 },
 		/* level 2 in a group of its own; no caps/slots (its text writes 4) */
 		{ "hip08", "hip08", "0x00000000480fd010", 0, 10, 2, 2 },
+		/* level 2 in groups 1 and 2 */
+		{ "ampereone", "ampereone", "0x00000000c00fac31", 4, 10, 3, 2 },
 	};
 	const json_t *p, *e;
 	size_t j;

@@ -503,7 +503,7 @@ static void test_added_rows(void **state)
  * 10/1000; r0p2: frontend 500/5000 - 0.01, the rest with 1500 stalled
  * slots. V1 (8 in its own text, #slots 8 in sbsa.json's). t410: CPU_SLOT
  * 10000. hip08 (fractions, 4 written in its text), level 2 from raw
- * events keyed "event=0x201d".
+ * events keyed "event=0x201d". AmpereOne and AmpereOneX, level 2.
  */
 static void test_arm64_rows(void **state)
 {
@@ -568,6 +568,35 @@ static void test_arm64_rows(void **state)
 		    { "machine_clears", 2.5 },
 		    { "core_bound", 10 },
 		    { "memory_bound", 20 } } },
+		/*
+		 * #slots 4: slots 4000; misspeculation 400/4000, retired
+		 * 2000/4000, backend 1200/4000, frontend the rest; memory
+		 * (50 + 150)/1000 and core 0.3 - 0.2 (fractions in perf);
+		 * mispredicts 30/40 of 10; latency (80 - (440 - 0.1 * 4000)/4)
+		 * /1000 (AmpereOneX: a fraction, its bandwidth 10 - 100 * it).
+		 */
+#define AMPERE_COUNTS                                                                              \
+	"\"CPU_CYCLES\":1000,\"OP_SPEC\":2400,\"OP_RETIRED\":2000,\"STALL_SLOT_BACKEND\":1200,"   \
+	"\"STALL_BACKEND_TLB\":50,\"STALL_BACKEND_CACHE\":150,\"BR_MIS_PRED_RETIRED\":30,"       \
+	"\"GPC_FLUSH\":40,\"STALL_FRONTEND\":80,\"STALL_SLOT_FRONTEND\":440"
+#define AMPERE_WANT                                                                                \
+	{ { "slots", 4000 },                                                                       \
+	  { "slots_lost_misspeculation_fraction", 10 },                                            \
+	  { "retired_fraction", 50 },                                                              \
+	  { "backend_bound", 30 },                                                                 \
+	  { "frontend_bound", 10 },                                                                \
+	  { "backend_memory", 20 },                                                                \
+	  { "backend_core", 10 },                                                                  \
+	  { "branch_mispredict", 7.5 },                                                            \
+	  { "other_miss_pred", 2.5 },                                                              \
+	  { "frontend_latency", 7 },                                                               \
+	  { "frontend_bandwidth", 3 } }
+		{ "ampereone", "\"slots_per_cycle\":4,\"cpuid\":\"0x00000000c00fac30\",",
+		  AMPERE_COUNTS, AMPERE_WANT },
+		{ "ampereonex", "\"slots_per_cycle\":4,\"cpuid\":\"0x00000000c00fac40\",",
+		  AMPERE_COUNTS, AMPERE_WANT },
+#undef AMPERE_WANT
+#undef AMPERE_COUNTS
 #undef N2_COUNTS
 	};
 	char buf[2048], *out, *err;

@@ -866,6 +866,8 @@ static void test_model_find_midr(void **state)
 		{ 0x412fd831, "neoverse-v3" },
 		{ 0x4e0f0100, "t410" },
 		{ 0x481fd011, "hip08" },
+		{ 0xc00fac30, "ampereone" },
+		{ 0xc01fac41, "ampereonex" },
 	};
 
 	(void)state;

@@ -16,7 +16,7 @@
  */
 struct resolving {
 	struct td_decoder *d;
-	int upto; /* metrics before this one may be used */
+	int upto;	     /* metrics before this one may be used */
 	const char *missing; /* an event it uses that was not opened */
 	bool required;	     /* ... and that event is not MODEL_EV_OPTIONAL */
 };
@@ -78,6 +78,14 @@ static int resolve(void *ctx, const char *name)
 	return -1;
 }
 
+static bool listed(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
 int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, const bool *opened,
 		    bool smt_on, char *err, size_t errlen)
 {
@@ -100,6 +108,7 @@ int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, 
 
 		if (!strcmp(mm->name, m->slots))
 			d->slots = i;
+		d->percent[i] = m->percent && mm->level && !listed(m->fractions, mm->name);
 		if (mm->level > level)
 			continue;
 		if (expr_compile(text, resolve, &r, &d->expr[i], err, errlen))
@@ -160,7 +169,7 @@ void td_decoder_eval(const struct td_decoder *d, const double *counts, double *o
 	memcpy(metric + m->nr_metrics, d->constants, sizeof(d->constants));
 	for (int i = 0; i < m->nr_metrics; i++) {
 		metric[i] = d->computed[i] ? expr_eval(&d->expr[i], vars) : NAN;
-		out[i] = m->percent && m->metrics[i].level ? metric[i] / 100 : metric[i];
+		out[i] = d->percent[i] ? metric[i] / 100 : metric[i];
 	}
 }
 

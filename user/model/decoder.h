@@ -31,6 +31,7 @@ struct td_decoder {
 	bool opened[MODEL_MAX_EVENTS]; /* by model event */
 	bool plain;	     /* a correction event is missing: every metric uses its plain form */
 	bool computed[MODEL_MAX_METRICS]; /* compiled: level <= the decoder's, and its events opened */
+	bool percent[MODEL_MAX_METRICS];  /* given in percent: divided by 100 */
 	struct expr expr[MODEL_MAX_METRICS];
 	double constants[DECODER_NR_CONSTANTS];
 	unsigned long long cpuid_test[DECODER_MAX_CPUID_TESTS]; /* each ID, a MIDR */
@@ -62,7 +63,8 @@ void td_decoder_set_cpu(struct td_decoder *d, double slots_per_cycle, const char
  * Every computed metric of @d from @counts (by model event: index i is
  * m->events[i], a missing event's value unused) into @out (by model
  * metric, NaN where not computed or where perf would print no value), as
- * fractions: a level-1/2 metric perf gives in percent (pmu_model.percent) / 100.
+ * fractions: a level-1/2 metric perf gives in percent (pmu_model.percent, but
+ * for its fractions) / 100.
  */
 void td_decoder_eval(const struct td_decoder *d, const double *counts, double *out);
 

@@ -91,7 +91,8 @@ struct pmu_model {
 				  on: 1 on AMD (no fixed counters), 0 on Intel (fixed) */
 	const char *slots;     /* the metric that counts pipeline slots */
 	bool percent; /* its level-1/2 metrics are in percent (perf's ScaleUnit "1percent of
-			 slots", arm64's "100 * ..."), not fractions */
+			 slots", arm64's "100 * ..."), not fractions ... */
+	const char *const *fractions; /* ... but these (ScaleUnit "100%"), NULL-terminated */
 	bool smt_approximate;  /* with SMT on, per-task fractions are an approximation */
 	const struct model_event *events;
 	int nr_events;

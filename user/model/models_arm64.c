@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arm64 rows of the PMU model table (see models.h): Arm Neoverse N2/V2
- * ("neoverse-n2-v2"), V1, N3 and V3, NVIDIA t410 and HiSilicon hip08,
- * perf's TopdownL1 (and hip08's TopdownL2) metrics as data.
+ * ("neoverse-n2-v2"), V1, N3 and V3, NVIDIA t410, AmpereOne, AmpereOneX
+ * and HiSilicon hip08, perf's TopdownL1 (and TopdownL2 where perf has it)
+ * metrics as data.
  *
  * perf's arm64 metrics are sbsa.json's four (frontend_bound,
  * bad_speculation, retiring, backend_bound), which a model's metrics.json
@@ -206,6 +207,93 @@ static const struct model_metric hip08_metrics[] = {
 	", " SRC_FILE("mapfile.csv", "7f0eaa702048")
 /* clang-format on */
 
+/*
+ * AmpereOne and AmpereOneX: perf's own level 1 (retired_fraction and
+ * slots_lost_misspeculation_fraction, shown as retiring and
+ * bad_speculation), sbsa.json's backend_bound and frontend_bound the
+ * rest; level 2 (TopdownL2) from the core's events in two more groups,
+ * which the kernel multiplexes. backend_memory and backend_core (and on
+ * AmpereOneX frontend_latency) are fractions in perf (ScaleUnit "100%").
+ * perf's pipe_utilization (TopdownL2) is no TopDown node: left out.
+ * Events: ampere/<dir>/core-imp-def.json, pipeline.json (AmpereOneX's
+ * STALL_BACKEND_TLB), common-and-microarch.json.
+ */
+#define EV_G(name_, code_, group_) EV(name_, code_, .flags = MODEL_EV_L2, .group = group_)
+#define AMPERE_EVENTS(backend_tlb)                                                                 \
+	EV_CPU_CYCLES, EV_OP_SPEC, EV_OP_RETIRED, EV_STALL_SLOT_BACKEND,                           \
+		EV_G("STALL_BACKEND_TLB", backend_tlb, 1), EV_G("STALL_BACKEND_CACHE", 0xd20d, 1), \
+		EV_G("BR_MIS_PRED_RETIRED", 0x22, 1), EV_G("GPC_FLUSH", 0x120, 1),                 \
+		EV_G("STALL_FRONTEND", 0x23, 2), EV_G("STALL_SLOT_FRONTEND", 0x3e, 2)
+static const struct model_event ampereone_events[] = { AMPERE_EVENTS(0xd20e) };
+static const struct model_event ampereonex_events[] = { AMPERE_EVENTS(0x8167) };
+
+#define AMPERE_L1(name_, expr_, node_)                                                             \
+	{                                                                                          \
+		name_, 1, NULL, expr_, NULL, node_                                                 \
+	}
+#define AMPERE_L2(name_, parent_, expr_, node_)                                                    \
+	{                                                                                          \
+		name_, 2, parent_, expr_, NULL, node_                                              \
+	}
+/* perf's ampere/<dir>/metrics.json, MetricExpr verbatim; frontend_latency and the rest differ. */
+#define AMPERE_METRICS(misspec, retired, fe_latency, fe_bandwidth)                                 \
+	SLOTS("CPU_CYCLES * #slots"),                                                              \
+		AMPERE_L1("slots_lost_misspeculation_fraction", misspec, "bad_speculation"),       \
+		AMPERE_L1("retired_fraction", retired, "retiring"), SBSA_BACKEND_BOUND,            \
+		AMPERE_L1("frontend_bound",                                                        \
+			  "100 - (retired_fraction + slots_lost_misspeculation_fraction + "        \
+			  "backend_bound)",                                                        \
+			  "frontend_bound"),                                                       \
+		AMPERE_L2("backend_memory", "backend_bound",                                       \
+			  "(STALL_BACKEND_TLB + STALL_BACKEND_CACHE) / CPU_CYCLES",                \
+			  "memory_bound"),                                                         \
+		AMPERE_L2("backend_core", "backend_bound",                                         \
+			  "(backend_bound / 100) - backend_memory", "core_bound"),                 \
+		AMPERE_L2(                                                                         \
+			"branch_mispredict", "slots_lost_misspeculation_fraction",                 \
+			"(BR_MIS_PRED_RETIRED / GPC_FLUSH) * slots_lost_misspeculation_fraction",  \
+			"branch_mispredicts"),                                                     \
+		AMPERE_L2("other_miss_pred", "slots_lost_misspeculation_fraction",                 \
+			  "slots_lost_misspeculation_fraction - branch_mispredict",                \
+			  "machine_clears"),                                                       \
+		AMPERE_L2("frontend_latency", "frontend_bound", fe_latency, "fetch_latency"),      \
+		AMPERE_L2("frontend_bandwidth", "frontend_bound", fe_bandwidth, "fetch_bandwidth")
+/* clang-format off */
+static const struct model_metric ampereone_metrics[] = { AMPERE_METRICS(
+	"100 * ((OP_SPEC - OP_RETIRED) / (CPU_CYCLES * #slots))",
+	"100 * (OP_RETIRED / (CPU_CYCLES * #slots))",
+	"((STALL_FRONTEND - ((STALL_SLOT_FRONTEND - ((frontend_bound / 100) * CPU_CYCLES * #slots)) / #slots)) / CPU_CYCLES) * 100",
+	"frontend_bound - frontend_latency") };
+static const struct model_metric ampereonex_metrics[] = { AMPERE_METRICS(
+	"100 * (OP_SPEC - OP_RETIRED) / (CPU_CYCLES * #slots)",
+	"100 * OP_RETIRED / (CPU_CYCLES * #slots)",
+	"(STALL_FRONTEND - ((STALL_SLOT_FRONTEND - ((frontend_bound / 100) * CPU_CYCLES * #slots)) / #slots)) / CPU_CYCLES",
+	"frontend_bound - 100 * frontend_latency") };
+/* clang-format on */
+static const char *const ampereone_fractions[] = { "backend_memory", "backend_core", NULL };
+static const char *const ampereonex_fractions[] = { "backend_memory", "backend_core",
+						    "frontend_latency", NULL };
+
+/* clang-format off */
+#define SRC_AMPERE(dir, metrics, imp_def, pipeline)                                                \
+	"perf v7.3-rc7 tools/perf/pmu-events/arch/" SRC_FILE("ampere/" dir "/metrics.json", metrics) \
+	", " SRC_FILE("sbsa.json", "4eed79a28f6e")                                                 \
+	", events: " SRC_FILE("ampere/" dir "/core-imp-def.json", imp_def)                         \
+	", " SRC_FILE("ampere/" dir "/pipeline.json", pipeline)                                    \
+	", " SRC_FILE("common-and-microarch.json", "144325d87be4")                                 \
+	", " SRC_FILE("mapfile.csv", "7f0eaa702048")
+/* clang-format on */
+
+#define AMPERE_ROW(name_, midr_, events_, metrics_, fractions_, src)                               \
+	{                                                                                          \
+		.name = name_, .vendor = "", .midr = { midr_ }, .pmu = "armv8_pmuv3_0",            \
+		.gp_counters = 6, .watchdog_counters = 1, .slots = "total_slots", .percent = true, \
+		.fractions = fractions_, .events = events_, .nr_events = ARRAY_LEN(events_),       \
+		.metrics = metrics_, .nr_metrics = ARRAY_LEN(metrics_),                            \
+		.perf_groups = "TopdownL1,TopdownL2", .source = src,                               \
+		.pmu_events = MODEL_PMU_EVENTS_V7_3, .verified = "not on hardware",                \
+	}
+
 /* clang-format off */
 #define SRC_T410                                                                                   \
 	"perf v7.3-rc7 tools/perf/pmu-events/arch/" SRC_FILE("nvidia/t410/metrics.json", "59474ccb7417") \
@@ -241,6 +329,12 @@ const struct pmu_model arm64_models[] = {
 	ARM_ROW("neoverse-v3", neoverse_flush_events, v3_metrics, 1,
 		SRC_ARM("arm/neoverse-v3", "4a671f55eaf3"), 0x410fd830),
 	ARM_ROW("t410", t410_events, t410_metrics, 0, SRC_T410, 0x4e0f0100),
+	AMPERE_ROW("ampereone", 0xc00fac30, ampereone_events, ampereone_metrics,
+		   ampereone_fractions,
+		   SRC_AMPERE("ampereone", "324104438e78", "879ff21e0b17", "711028377f3e")),
+	AMPERE_ROW("ampereonex", 0xc00fac40, ampereonex_events, ampereonex_metrics,
+		   ampereonex_fractions,
+		   SRC_AMPERE("ampereonex", "a29aadc9b2e3", "eb5a2208d260", "2fb2d1f183fc")),
 	{
 		.name = "hip08",
 		.vendor = "",
