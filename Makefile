@@ -230,7 +230,7 @@ FUZZ_OUTPUT := $(OUTPUT)/fuzz
 FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Iuser $(SAN_FLAGS)
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
 	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
-	replay/replay model/models model/models_intel model/models_amd model/decode model/decoder \
+	replay/replay model/models model/models_intel model/models_amd model/models_arm64 model/decode model/decoder \
 	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)

@@ -63,7 +63,7 @@ def probe():
 
 def bare(event):
     """perf's spelling of an event in -j output, without PMU and modifiers."""
-    m = re.match(r"^[a-z_]+/(.*)/[a-zA-Z]*$", event)
+    m = re.match(r"^[a-z][a-z0-9_]*/(.*)/[a-zA-Z]*$", event)  # cpu/x/, armv8_pmuv3_0/x/
     if m:
         event = m.group(1)
     return event.split(":")[0]
@@ -106,6 +106,8 @@ def decode(pmu, smt_on, counts):
         "time_enabled_ns": 1, "time_running_ns": 1,
         "counts": {names[k]: int(round(v)) for k, v in counts.items() if k in names},
     }
+    if pmu.get("cpuid"):  # arm64: perf's #slots and cpuid, as --probe found them
+        line.update(slots_per_cycle=pmu["slots_per_cycle"], cpuid=pmu["cpuid"])
     p = run([TDTRACE, "report", "--json"], input=json.dumps(line) + "\n")
     if p.returncode != 0:
         raise RuntimeError(f"tdtrace report failed: {p.stderr.strip()}")

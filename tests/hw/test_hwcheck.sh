@@ -89,6 +89,36 @@ else
 	fail null_fails "$(cat "$tmp/out")"
 fi
 
+# arm64, the neoverse-n2-v2 fixture (N2 r0p2, caps/slots 5): hwcheck hands
+# tdtrace report the slots per cycle and cpuid --probe found. CPU_CYCLES
+# 1000, slots 5000; before r0p3 one STALL_SLOT per cycle comes off:
+# frontend (1500 - 1000)/5000 - 10/1000 = 9 %, bad speculation
+# 0.1 * (1 - 1500/5000) + 4 * 10/1000 = 11 %, retiring 0.9 * 0.7 = 63 %,
+# backend 1000/5000 - 3 * 10/1000 = 17 % (perf's neoverse-n2-v2 text).
+cat >"$tmp/perf-n2" <<'EOS'
+#!/bin/sh
+[ "$1" = --version ] && { echo "perf version 6.99 (fake)"; exit 0; }
+cat >&2 <<'EOJ'
+{"counter-value" : "1000.000000", "unit" : "", "event" : "CPU_CYCLES", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "9.000000", "metric-unit" : "percent of slots  frontend_bound"}
+{"counter-value" : "1500.000000", "unit" : "", "event" : "STALL_SLOT_FRONTEND", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "11.000000", "metric-unit" : "percent of slots  bad_speculation"}
+{"counter-value" : "1000.000000", "unit" : "", "event" : "STALL_SLOT_BACKEND", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "17.000000", "metric-unit" : "percent of slots  backend_bound"}
+{"counter-value" : "2500.000000", "unit" : "", "event" : "STALL_SLOT", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "63.000000", "metric-unit" : "percent of slots  retiring"}
+{"counter-value" : "1800.000000", "unit" : "", "event" : "OP_RETIRED", "event-runtime" : 100, "pcnt-running" : 100.00}
+{"counter-value" : "2000.000000", "unit" : "", "event" : "armv8_pmuv3_0/OP_SPEC/", "event-runtime" : 100, "pcnt-running" : 100.00}
+{"counter-value" : "10.000000", "unit" : "", "event" : "BR_MIS_PRED", "event-runtime" : 100, "pcnt-running" : 100.00}
+EOJ
+exit 0
+EOS
+chmod +x "$tmp/perf-n2"
+if OUTPUT=$OUTPUT HWCHECK_PERF=$tmp/perf-n2 HWCHECK_LIVE=0 HWCHECK_SECONDS=0.01 \
+	HWCHECK_PROBE_ARGS="--sysfs-root tests/fixtures/sysfs/neoverse-n2-v2" \
+	python3 tests/hw/hwcheck.py >"$tmp/out" 2>&1 &&
+	[ "$(grep -c 'formula \(frontend_bound\|bad_speculation\|retiring\|backend_bound\) .* ok$' "$tmp/out")" -ge 4 ]; then
+	ok arm64_formulas_agree
+else
+	fail arm64_formulas_agree "$(cat "$tmp/out")"
+fi
+
 n=$(echo "$failed" | wc -w)
 echo "[  PASSED  ] $passed test(s)."
 if [ "$n" != 0 ]; then

@@ -227,6 +227,69 @@ static void test_no_topdown_yet(void **state)
 	}
 }
 
+/*
+ * arm64 fixtures: each PMU's model by MIDR, level 1, its cpuid and
+ * slots_per_cycle (perf's #slots); with the NMI watchdog holding the
+ * cycle counter (V1's fixture) one event is counted in a group of its own.
+ * A DynamIQ part of Cortex-A55 and Cortex-A78 clusters: perf has no
+ * TopDown for either, and says which has the STALL_SLOT events.
+ */
+static void test_arm64(void **state)
+{
+	static const struct {
+		const char *fixture, *model, *cpuid;
+		long long slots, events, groups, level;
+	} want[] = {
+		{ "neoverse-n2-v2", "neoverse-n2-v2", "0x00000000410fd492", 5, 7, 1, 1 },
+		{ "neoverse-v1", "neoverse-v1", "0x00000000411fd401", 8, 7, 2, 1 },
+		{ "neoverse-n3", "neoverse-n3", "0x00000000410fd8e0", 5, 7, 1, 1 },
+		{ "neoverse-v3", "neoverse-v3", "0x00000000410fd830", 10, 7, 1, 1 },
+		/* no CPU_CYCLES: the watchdog's cycle counter leaves its six alone */
+		{ "t410", "t410", "0x000000004e0f0100", 10, 6, 1, 1 },
+		/* level 2 in a group of its own; no caps/slots (its text writes 4) */
+		{ "hip08", "hip08", "0x00000000480fd010", 0, 10, 2, 2 },
+		/* level 2 in groups 1 and 2 */
+		{ "ampereone", "ampereone", "0x00000000c00fac31", 4, 10, 3, 2 },
+	};
+	const json_t *p, *e;
+	size_t j;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		json_t *o = probe(want[i].fixture);
+		long long groups = 0;
+
+		p = pmu_of(o, "armv8_pmuv3_0");
+		if (!p)
+			fail_msg("%s: no PMU armv8_pmuv3_0 in --probe", want[i].fixture);
+		assert_true(json_is_true(json_object_get(o, "topdown")));
+		assert_string_equal(json_string_value(json_object_get(p, "model")), want[i].model);
+		assert_int_equal(itest_jint(p, "level"), want[i].level);
+		assert_string_equal(json_string_value(json_object_get(p, "cpuid")), want[i].cpuid);
+		assert_int_equal(itest_jint(p, "slots_per_cycle"), want[i].slots);
+		json_array_foreach(json_object_get(p, "events"), j, e)
+			if (itest_jint(e, "group") + 1 > groups)
+				groups = itest_jint(e, "group") + 1;
+		assert_int_equal(json_array_size(json_object_get(p, "events")), want[i].events);
+		assert_int_equal(groups, want[i].groups);
+		json_decref(o);
+	}
+
+	json_t *o = probe("cortex-a78");
+	const char *why = json_string_value(json_object_get(o, "why"));
+
+	print_message("cortex-a78: %s\n", why);
+	assert_true(json_is_false(json_object_get(o, "topdown")));
+	assert_int_equal(json_array_size(json_object_get(o, "left_out")), 2);
+	assert_non_null(strstr(json_string_value(json_array_get(json_object_get(o, "left_out"), 0)),
+			       "no TopDown model for arm64 MIDR 0x412fd050 on armv8_cortex_a55"));
+	assert_non_null(strstr(json_string_value(json_array_get(json_object_get(o, "left_out"), 1)),
+			       "no TopDown model for arm64 MIDR 0x411fd410 on armv8_cortex_a78: perf "
+			       "has no TopDown formulas for Arm Cortex-A78 (cortex-a78) yet, as of "
+			       "its pmu-events v7.3, though the core has the STALL_SLOT events"));
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_names_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_topdown_yet, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm64, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -494,6 +494,134 @@ static void test_added_rows(void **state)
 	}
 }
 
+/*
+ * arm64 rows through the whole command, hand-worked from perf's text. N2
+ * at r0p2 and r0p3 (its formulas test the revision): STALL_SLOT and
+ * STALL_SLOT_FRONTEND less one per cycle before r0p3. #slots 5: slots
+ * 5000; r0p3: frontend 1500/5000 - 10/1000, bad speculation 0.1 * (1 -
+ * 2500/5000) + 4 * 10/1000, retiring 0.9 * 0.5, backend 1000/5000 - 3 *
+ * 10/1000; r0p2: frontend 500/5000 - 0.01, the rest with 1500 stalled
+ * slots. V1 (8 in its own text, #slots 8 in sbsa.json's). t410: CPU_SLOT
+ * 10000. hip08 (fractions, 4 written in its text), level 2 from raw
+ * events keyed "event=0x201d". AmpereOne and AmpereOneX, level 2.
+ */
+static void test_arm64_rows(void **state)
+{
+	static const struct {
+		const char *model, *fields, *counts;
+		struct {
+			const char *name;
+			double percent;
+		} want[11];
+	} rows[] = {
+#define N2_COUNTS                                                                                  \
+	"\"CPU_CYCLES\":1000,\"STALL_SLOT_FRONTEND\":1500,\"STALL_SLOT_BACKEND\":1000,"            \
+	"\"STALL_SLOT\":2500,\"OP_RETIRED\":1800,\"OP_SPEC\":2000,\"BR_MIS_PRED\":10"
+		{ "neoverse-n2-v2",
+		  "\"slots_per_cycle\":5,\"cpuid\":\"0x00000000410fd493\",",
+		  N2_COUNTS,
+		  { { "slots", 5000 },
+		    { "frontend_bound", 29 },
+		    { "bad_speculation", 9 },
+		    { "retiring", 45 },
+		    { "backend_bound", 17 } } },
+		{ "neoverse-n2-v2",
+		  "\"slots_per_cycle\":5,\"cpuid\":\"0x00000000410fd492\",",
+		  N2_COUNTS,
+		  { { "frontend_bound", 9 },
+		    { "bad_speculation", 11 },
+		    { "retiring", 63 },
+		    { "backend_bound", 17 } } },
+		{ "neoverse-v1",
+		  "\"slots_per_cycle\":8,\"cpuid\":\"0x00000000411fd401\",",
+		  "\"CPU_CYCLES\":1000,\"STALL_SLOT_FRONTEND\":2400,\"STALL_SLOT_BACKEND\":1600,"
+		  "\"STALL_SLOT\":4000,\"OP_RETIRED\":3600,\"OP_SPEC\":4000,\"BR_MIS_PRED\":10",
+		  { { "slots", 8000 },
+		    { "frontend_bound", 26 },
+		    { "bad_speculation", 9 },
+		    { "retiring", 45 },
+		    { "backend_bound", 20 } } },
+		{ "t410",
+		  "\"slots_per_cycle\":10,\"cpuid\":\"0x000000004e0f0100\",",
+		  "\"CPU_SLOT\":10000,\"STALL_SLOT_BACKEND\":2000,"
+		  "\"STALL_SLOT_FRONTEND_WITHOUT_MISPRED\":1500,\"STALL_SLOT\":4000,"
+		  "\"OP_RETIRED\":4500,\"OP_SPEC\":5000",
+		  { { "slots", 10000 },
+		    { "frontend_bound", 15 },
+		    { "backend_bound", 20 },
+		    { "retiring", 54 },
+		    { "bad_speculation", 11 } } },
+		{ "hip08",
+		  "\"cpuid\":\"0x00000000480fd010\",",
+		  "\"CPU_CYCLES\":1000,\"FETCH_BUBBLE\":800,\"INST_SPEC\":2000,"
+		  "\"INST_RETIRED\":1600,\"event=0x201d\":100,\"BR_MIS_PRED\":30,"
+		  "\"event=0x2013\":10,\"EXE_STALL_CYCLE\":300,\"MEM_STALL_ANYLOAD\":150,"
+		  "\"event=0x7005\":50",
+		  { { "slots", 4000 },
+		    { "frontend_bound", 20 },
+		    { "bad_speculation", 10 },
+		    { "retiring", 40 },
+		    { "backend_bound", 30 },
+		    { "fetch_latency_bound", 10 },
+		    { "fetch_bandwidth_bound", 10 },
+		    { "branch_mispredicts", 7.5 },
+		    { "machine_clears", 2.5 },
+		    { "core_bound", 10 },
+		    { "memory_bound", 20 } } },
+		/*
+		 * #slots 4: slots 4000; misspeculation 400/4000, retired
+		 * 2000/4000, backend 1200/4000, frontend the rest; memory
+		 * (50 + 150)/1000 and core 0.3 - 0.2 (fractions in perf);
+		 * mispredicts 30/40 of 10; latency (80 - (440 - 0.1 * 4000)/4)
+		 * /1000 (AmpereOneX: a fraction, its bandwidth 10 - 100 * it).
+		 */
+#define AMPERE_COUNTS                                                                              \
+	"\"CPU_CYCLES\":1000,\"OP_SPEC\":2400,\"OP_RETIRED\":2000,\"STALL_SLOT_BACKEND\":1200,"   \
+	"\"STALL_BACKEND_TLB\":50,\"STALL_BACKEND_CACHE\":150,\"BR_MIS_PRED_RETIRED\":30,"       \
+	"\"GPC_FLUSH\":40,\"STALL_FRONTEND\":80,\"STALL_SLOT_FRONTEND\":440"
+#define AMPERE_WANT                                                                                \
+	{ { "slots", 4000 },                                                                       \
+	  { "slots_lost_misspeculation_fraction", 10 },                                            \
+	  { "retired_fraction", 50 },                                                              \
+	  { "backend_bound", 30 },                                                                 \
+	  { "frontend_bound", 10 },                                                                \
+	  { "backend_memory", 20 },                                                                \
+	  { "backend_core", 10 },                                                                  \
+	  { "branch_mispredict", 7.5 },                                                            \
+	  { "other_miss_pred", 2.5 },                                                              \
+	  { "frontend_latency", 7 },                                                               \
+	  { "frontend_bandwidth", 3 } }
+		{ "ampereone", "\"slots_per_cycle\":4,\"cpuid\":\"0x00000000c00fac30\",",
+		  AMPERE_COUNTS, AMPERE_WANT },
+		{ "ampereonex", "\"slots_per_cycle\":4,\"cpuid\":\"0x00000000c00fac40\",",
+		  AMPERE_COUNTS, AMPERE_WANT },
+#undef AMPERE_WANT
+#undef AMPERE_COUNTS
+#undef N2_COUNTS
+	};
+	char buf[2048], *out, *err;
+	json_t *o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(buf, sizeof(buf),
+			 "{\"schema\":2,\"type\":\"system\",\"phase\":\"interval\","
+			 "\"interval\":1,\"mode\":\"topdown\",\"model\":\"%s\","
+			 "\"pmu\":\"armv8_pmuv3_0\",\"smt_on\":false,%s\"time_enabled_ns\":9,"
+			 "\"time_running_ns\":9,\"counts\":{%s}}\n",
+			 rows[i].model, rows[i].fields, rows[i].counts);
+		if (report(buf, true, &out, &err))
+			fail_msg("%s: tdtrace report: %s", rows[i].model, err);
+		o = one_line(out);
+		assert_string_equal(json_string_value(json_object_get(o, "model")), rows[i].model);
+		for (int j = 0; j < 11 && rows[i].want[j].name; j++)
+			expect(o, rows[i].want[j].name, rows[i].want[j].percent);
+		json_decref(o);
+		free(out);
+		free(err);
+	}
+}
+
 /* Refusals: one line each, naming the file's line, exit 1. */
 static void test_refused(void **state)
 {
@@ -539,6 +667,13 @@ static void test_refused(void **state)
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\",\"model\":\"amdzen5\","
 		  "\"pmu_events\":[7,3],\"counts\":{}}\n",
 		  ":1: pmu_events [7,3] is not a version's name or null" },
+		/* arm64's fields: #slots a number >= 0, cpuid a MIDR's text. */
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\","
+		  "\"model\":\"neoverse-n2-v2\",\"slots_per_cycle\":-5,\"counts\":{}}\n",
+		  ":1: slots_per_cycle -5 is not a number >= 0" },
+		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\","
+		  "\"model\":\"neoverse-n2-v2\",\"cpuid\":7,\"counts\":{}}\n",
+		  ":1: cpuid 7 is not a MIDR's text or null" },
 		/* jansson quotes the bad token: the line's newline, a control byte (fuzz_report).
 		 */
 		{ "{\"a\":\"x\\\n", ":1: not one JSON object: invalid escape near '\"x\\'" },
@@ -899,6 +1034,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_added_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmu_events_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm64_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_line_accounted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_never_counted, setup, teardown),

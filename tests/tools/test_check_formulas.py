@@ -58,7 +58,7 @@ def test_every_row_cites_a_pinned_file(tmp):
     for row in rows():
         if row.get("pmu_events") != "perf v7.3-rc7":
             return "%s/%s: pmu_events %r" % (row["model"], row["pmu"], row.get("pmu_events"))
-        cited = re.findall(r"(x86/\S+) @ ([0-9a-f]+)", row["source"] or "")
+        cited = re.findall(r"((?:x86|arm64)/\S+) @ ([0-9a-f]+)", row["source"] or "")
         if not any(c[0].endswith(".json") for c in cited):
             return "%s/%s cites no JSON file: %s" % (row["model"], row["pmu"], row["source"])
         for rel, _ in cited:

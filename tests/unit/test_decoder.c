@@ -100,12 +100,81 @@ static void test_level1_event_missing_is_an_error(void **state)
 	assert_non_null(strstr(err, "tma_backend_bound needs topdown-be-bound"));
 }
 
+/*
+ * arm64 (neoverse-n2-v2's shape): #slots and strcmp_cpuid_str() from
+ * td_decoder_set_cpu, sbsa.json's lower-case names resolving to the row's
+ * upper-case events, and percent metrics given as fractions.
+ */
+static const struct model_event arm_events[] = {
+	{ .name = "CPU_CYCLES", .config = 0x11, .flags = MODEL_EV_FIXED },
+	{ .name = "STALL_SLOT", .config = 0x3f },
+};
+
+static const struct model_metric arm_metrics[] = {
+	{ "slots", 0, NULL, "CPU_CYCLES * #slots", NULL, NULL },
+	{ "stalled", 1, NULL,
+	  "100 * (((STALL_SLOT) if (strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ "
+	  "1) else (STALL_SLOT - CPU_CYCLES)) / (CPU_CYCLES * #slots))",
+	  NULL, "stalled" },
+	{ "sbsa", 1, NULL, "100 * (stall_slot / (#slots * cpu_cycles))", NULL, "sbsa" },
+};
+
+static const struct pmu_model arm_row = {
+	.name = "armlake",
+	.pmu = "armv8_pmuv3_0",
+	.slots = "slots",
+	.percent = true,
+	.events = arm_events,
+	.nr_events = 2,
+	.metrics = arm_metrics,
+	.nr_metrics = 3,
+};
+
+static void test_arm64_slots_and_cpuid(void **state)
+{
+	static const struct {
+		const char *cpuid;
+		double stalled; /* CPU_CYCLES 100, STALL_SLOT 300, #slots 5 */
+	} cpus[] = {
+		{ "0x00000000410fd490", 0.4 }, /* N2 r0p0: (300 - 100) / 500 */
+		{ "0x00000000410fd492", 0.4 }, /* N2 r0p2 */
+		{ "0x00000000410fd493", 0.6 }, /* N2 r0p3: 300 / 500 */
+		{ "0x00000000411fd490", 0.6 }, /* N2 r1p0: later than r0p3 */
+		{ "0x00000000410fd4f0", 0.6 }, /* V2: not an N2 */
+	};
+	const double arm_counts[] = { 100, 300 };
+	double out[MODEL_MAX_METRICS];
+	struct td_decoder d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(td_decoder_init(&d, &arm_row, 1, NULL, false, err, sizeof(err)), 0);
+	assert_int_equal(d.nr_cpuid_tests, 2);
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		td_decoder_set_cpu(&d, 5, cpus[i].cpuid);
+		td_decoder_eval(&d, arm_counts, out);
+		if (fabs(out[1] - cpus[i].stalled) > 1e-12)
+			fail_msg("%s: %.6f, expected %.6f", cpus[i].cpuid, out[1], cpus[i].stalled);
+		assert_true(fabs(out[0] - 500) < 1e-9); /* not percent: as is */
+		assert_true(fabs(out[2] - 0.6) < 1e-12);
+	}
+	/* No cpuid: perf's strcmp_cpuid_str() is NaN, which is not zero: the first branch. */
+	td_decoder_set_cpu(&d, 5, NULL);
+	td_decoder_eval(&d, arm_counts, out);
+	assert_true(fabs(out[1] - 0.6) < 1e-12);
+	/* No caps/slots: #slots 0, and perf prints no value. */
+	td_decoder_set_cpu(&d, 0, "0x00000000410fd493");
+	td_decoder_eval(&d, arm_counts, out);
+	assert_true(isnan(out[2]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_opened),
 		cmocka_unit_test(test_correction_missing_goes_plain),
 		cmocka_unit_test(test_level1_event_missing_is_an_error),
+		cmocka_unit_test(test_arm64_slots_and_cpuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,8 +25,11 @@ static const char *const names[] = {
 	"#SMT_on",
 	"zero",
 	"INT_MISC.RECOVERY_CYCLES,cmask=1,edge", /* as written "cpu@...@" */
+	"strcmp_cpuid_str(0x410fd493)",		 /* 1: the CPU is N2 r0p3 or later */
+	"strcmp_cpuid_str(0x410fd490)",		 /* 1: the CPU is an N2 */
+	"#slots",
 };
-static const double vals[] = { 20, 10, 50, 20, 4, 200, 1, 0, 7 };
+static const double vals[] = { 20, 10, 50, 20, 4, 200, 1, 0, 7, 1, 1, 5 };
 
 static int resolve(void *ctx, const char *name)
 {
@@ -113,6 +116,31 @@ static void expect_error(const char *text, const char *says)
 		fail_msg("\"%s\": error \"%s\" does not say \"%s\"", text, err, says);
 }
 
+/*
+ * perf's '|' and '^' (expr.y): on zero or not, '^' binding tighter than
+ * '|', both looser than '<' and '>'; strcmp_cpuid_str(ID) is the
+ * resolver's variable "strcmp_cpuid_str(ID)".
+ */
+static void test_or_xor_cpuid(void **state)
+{
+	(void)state;
+	assert_value("zero | zero", 0);
+	assert_value("zero | 3", 1);
+	assert_value("2 | 3", 1);
+	assert_value("2 ^ 3", 0);	       /* both not zero */
+	assert_value("zero ^ 0.5", 1);	       /* one not zero */
+	assert_value("1 | 1 ^ 1", 1);	       /* 1 | (1 ^ 1) = 1 | 0; (1 | 1) ^ 1 would be 0 */
+	assert_value("zero ^ 1 | zero", 1);    /* (0 ^ 1) | 0 */
+	assert_value("1 < 2 | zero", 1);       /* (1 < 2) | 0 */
+	assert_value("2 ^ 2 < 1", 1);	       /* 2 ^ (2 < 1) = 2 ^ 0 */
+	/* N2's test: r0p3 or later, or not an N2 at all: here an N2 at r0p3 or later */
+	assert_value("strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1", 1);
+	assert_value("(7) if (strcmp_cpuid_str(0x410fd493) | strcmp_cpuid_str(0x410fd490) ^ 1) "
+		     "else (7 - 1)",
+		     7);
+	assert_value("100 * (20 / (#slots * 4))", 100); /* #slots is 5 */
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -141,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_arithmetic), cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_if_else),	   cmocka_unit_test(test_names),
 		cmocka_unit_test(test_errors),	   cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_or_xor_cpuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -847,9 +847,56 @@ static void test_decode_haswell(void **state)
 	expect(&r, "tma_fetch_latency", 4800.0 / 3000.0); /* 4 * 1200 */
 }
 
+/*
+ * arm64: rows by MIDR (mapfile.csv's, any variant and revision) whatever
+ * the core PMU's name; cores with STALL_SLOT events but no perf TopDown
+ * formulas are known, with no row.
+ */
+static void test_model_find_midr(void **state)
+{
+	static const struct {
+		unsigned long long midr;
+		const char *name;
+	} want[] = {
+		{ 0x410fd490, "neoverse-n2-v2" },	  /* N2 r0p0 */
+		{ 0x00000000410fd493, "neoverse-n2-v2" }, /* N2 r0p3 */
+		{ 0x410fd4f1, "neoverse-n2-v2" },	  /* V2 r0p1 */
+		{ 0x411fd401, "neoverse-v1" },		  /* V1 r1p1 */
+		{ 0x410fd8e0, "neoverse-n3" },
+		{ 0x412fd831, "neoverse-v3" },
+		{ 0x4e0f0100, "t410" },
+		{ 0x481fd011, "hip08" },
+		{ 0xc00fac30, "ampereone" },
+		{ 0xc01fac41, "ampereonex" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pmu_model *m = model_find_midr(want[i].midr);
+
+		if (!m || strcmp(m->name, want[i].name))
+			fail_msg("MIDR 0x%llx: %s, expected %s", want[i].midr, m ? m->name : "none",
+				 want[i].name);
+		assert_string_equal(m->pmu, "armv8_pmuv3_0");
+		assert_string_equal(model_by_name(want[i].name, "armv8_pmuv3_0")->name, m->name);
+	}
+	assert_null(model_find_midr(0x410fd0c0)); /* Neoverse N1: no STALL_SLOT, no row */
+	assert_null(model_find_midr(0x420fd490)); /* another implementer's part 0xd49 */
+	assert_null(model_find_midr(0));
+	/* The x86 lookups never see an arm64 row, nor the MIDR lookup an x86 one. */
+	assert_null(model_find("", 0, 0, 0, "armv8_pmuv3_0"));
+	assert_string_equal(model_find_no_topdown_midr(0x411fd410)->name, "cortex-a78");
+	assert_string_equal(model_find_no_topdown_midr(0x410fd4c0)->name, "cortex-x1");
+	assert_string_equal(model_find_no_topdown_midr(0x460f0030)->name, "monaka");
+	assert_null(model_find_no_topdown_midr(0x410fd490)); /* N2 has a row */
+	assert_null(model_find_no_topdown_midr(0x410fd050)); /* Cortex-A55: no STALL_SLOT */
+	assert_null(model_find_no_topdown("", 0, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_find_midr),
 		cmocka_unit_test(test_rows_well_formed), cmocka_unit_test(test_model_find),
 		cmocka_unit_test(test_decode_group_a),	 cmocka_unit_test(test_decode_group_b),
 		cmocka_unit_test(test_decode_group_c),	 cmocka_unit_test(test_decode_gracemont),

@@ -602,6 +602,36 @@ static void test_json_topdown_l1(void **state)
 	lines_free(l);
 }
 
+/*
+ * arm64's fields beside the counts: perf's #slots (slots_per_cycle) and
+ * the cpuid, on every TopDown line when the PMU has a MIDR, else absent.
+ */
+static void test_json_arm64_fields(void **state)
+{
+	struct fx *fx = *state;
+	struct lines *l = &fx->l;
+
+	render_json(fx);
+	parse_lines(fx, l);
+	for (size_t i = 0; i < l->nr; i++) {
+		assert_null(json_object_get(l->v[i], "cpuid"));
+		assert_null(json_object_get(l->v[i], "slots_per_cycle"));
+	}
+	lines_free(l);
+	fx->cfg.slots_per_cycle = 5;
+	fx->cfg.cpuid = "0x00000000410fd492";
+	render_json(fx);
+	parse_lines(fx, l);
+	assert_true(l->nr > 0);
+	for (size_t i = 0; i < l->nr; i++) {
+		assert_string_equal(json_string_value(json_object_get(l->v[i], "cpuid")),
+				    "0x00000000410fd492");
+		assert_int_equal(json_integer_value(json_object_get(l->v[i], "slots_per_cycle")),
+				 5);
+	}
+	lines_free(l);
+}
+
 static void test_json_software(void **state)
 {
 	struct fx *fx = *state;
@@ -1213,6 +1243,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_idle_and_cgroups, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_json_no_data, setup_l2, fx_free),
 		cmocka_unit_test_setup_teardown(test_json_multiplexed, setup_l2, fx_free),
+		cmocka_unit_test_setup_teardown(test_json_arm64_fields, setup_l1, fx_free),
 		cmocka_unit_test_setup_teardown(test_json_topdown_l1, setup_l1, fx_free),
 		cmocka_unit_test_setup_teardown(test_json_software, setup_software, fx_free),
 		cmocka_unit_test_setup_teardown(test_json_per_thread_summary, setup_l2, fx_free),

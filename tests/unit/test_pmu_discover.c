@@ -438,6 +438,58 @@ static void test_ecore_only_events(void **state)
 	free(c);
 }
 
+/*
+ * arm64: the core PMUs named armv8_* with their cpus, each one's MIDR
+ * (regs/identification/midr_el1, or /proc/cpuinfo's CPU implementer,
+ * variant, part and revision) and its caps/slots; on DynamIQ parts a PMU
+ * per cluster, each with its own MIDR.
+ */
+static void test_arm64(void **state)
+{
+	static const struct {
+		const char *fixture, *pmu;
+		int first_cpu, last_cpu, nr_pmus;
+		unsigned long long midr;
+		unsigned int slots;
+		int watchdog;
+	} m[] = {
+		/* MIDR from /proc/cpuinfo only: N2 r0p2 */
+		{ "neoverse-n2-v2", "armv8_pmuv3_0", 0, 7, 1, 0x410fd492, 5, 0 },
+		/* from midr_el1: V1 r1p1 */
+		{ "neoverse-v1", "armv8_pmuv3_0", 0, 15, 1, 0x411fd401, 8, 1 },
+		{ "neoverse-n3", "armv8_pmuv3_0", 0, 7, 1, 0x410fd8e0, 5, 0 },
+		{ "neoverse-v3", "armv8_pmuv3_0", 0, 7, 1, 0x410fd830, 10, 0 },
+		{ "t410", "armv8_pmuv3_0", 0, 7, 1, 0x4e0f0100, 10, 1 },
+		{ "hip08", "armv8_pmuv3_0", 0, 7, 1, 0x480fd010, 0, 0 }, /* no caps/slots */
+		{ "cortex-a78", "armv8_cortex_a55", 0, 3, 2, 0x412fd050, 0, 0 },
+		{ "cortex-a78", "armv8_cortex_a78", 4, 7, 2, 0x411fd410, 4, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		char root[256];
+		struct cpu_pmus *c = discover((snprintf(root, sizeof(root), FIXTURES "/%s",
+							m[i].fixture),
+					       root));
+		const struct core_pmu *p = pmu(c, m[i].pmu);
+
+		assert_int_equal(c->nr_pmus, m[i].nr_pmus);
+		assert_false(c->smt_on);
+		assert_int_equal(c->nmi_watchdog, m[i].watchdog);
+		assert_cpus(p, m[i].first_cpu, m[i].last_cpu);
+		if (p->midr != m[i].midr)
+			fail_msg("%s %s: MIDR 0x%llx, expected 0x%llx", m[i].fixture, m[i].pmu,
+				 p->midr, m[i].midr);
+		assert_int_equal(p->slots, m[i].slots);
+		assert_non_null(core_pmu_event(p, "cpu_cycles"));
+		assert_int_equal(core_pmu_event(p, "cpu_cycles")->config[0], 0x11);
+		free(c);
+	}
+	/* cpuinfo's fields make the MIDR (architecture 0xf), as midr_el1 holds it */
+	assert_int_equal(pmu_midr(0x41, 0x1, 0xd40, 1), 0x411fd401);
+	assert_int_equal(pmu_midr(0xc0, 0x0, 0xac3, 0), 0xc00fac30);
+}
+
 /* This project's build machine: a 2-CPU KVM guest on Zen 5 without a virtual PMU. */
 static void test_vm(void **state)
 {
@@ -767,6 +819,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tree_no_pmu_not_guest, tree_setup,
 						tree_teardown),
 		cmocka_unit_test(test_cpu_names),
+		cmocka_unit_test(test_arm64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,6 +112,13 @@ static int read_format_dir(int pmufd, struct pmu_format *format)
 /* The names the x86 kernel gives its core PMUs: one "cpu", or the hybrid ones. */
 static const char *const core_pmu_names[] = { "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" };
 
+/*
+ * arm64's core PMUs (drivers/perf/arm_pmuv3.c): "armv8_pmuv3_0" (ACPI), or
+ * one per core type named by the device tree ("armv8_cortex_a78"), each
+ * with a cpus file.
+ */
+#define ARM_PMU_PREFIX "armv8_"
+
 /* A decimal int in @text (blanks around it allowed); -1 if there is none. */
 static int parse_int(const char *text)
 {
@@ -190,6 +197,110 @@ static int read_int_at(int dirfd, const char *path)
 	if (read_text_at(dirfd, path, buf, sizeof(buf)) < 0)
 		return -1;
 	return parse_int(buf);
+}
+
+/* The hex number in @text ("0x00000000410fd493\n"); 0 if none. */
+static unsigned long long parse_hex(const char *text)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(text, &end, 16);
+	while (isspace((unsigned char)*end))
+		end++;
+	return errno || end == text || *end ? 0 : v;
+}
+
+/*
+ * arm64: the MIDR of @cpu, from its regs/identification/midr_el1 (as
+ * perf reads it), else from its /proc/cpuinfo block; 0 if neither says.
+ */
+static unsigned long long read_midr(int rootfd, int cpu)
+{
+	unsigned int v[4] = { 0 }, seen = 0;
+	char path[96], buf[64], *line = NULL;
+	static const char *const keys[] = { "CPU implementer", "CPU variant", "CPU part",
+					    "CPU revision" };
+	size_t cap = 0;
+	bool mine = false;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+		 cpu);
+	if (read_text_at(rootfd, path, buf, sizeof(buf)) > 0 && parse_hex(buf))
+		return parse_hex(buf);
+	fd = openat(rootfd, CPUINFO_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		if (pmu_cpuinfo_value(line, "processor", buf, sizeof(buf))) {
+			if (mine)
+				break;
+			mine = parse_int(buf) == cpu;
+		}
+		for (int i = 0; mine && i < 4; i++) {
+			if (pmu_cpuinfo_value(line, keys[i], buf, sizeof(buf))) {
+				v[i] = strtoul(buf, NULL, 0);
+				seen |= 1u << i;
+			}
+		}
+	}
+	free(line);
+	fclose(f);
+	return seen == 0xf ? pmu_midr(v[0], v[1], v[2], v[3]) : 0;
+}
+
+/* arm64: the MIDR of @p's first CPU and its caps/slots (hex or decimal, as perf reads it). */
+static void read_arm_ident(int rootfd, int pmufd, struct core_pmu *p)
+{
+	char buf[64];
+
+	for (int i = 0; i < PMU_MAX_CPUS; i++) {
+		if (p->cpus[i]) {
+			p->midr = read_midr(rootfd, i);
+			break;
+		}
+	}
+	if (read_text_at(pmufd, "caps/slots", buf, sizeof(buf)) > 0)
+		p->slots = (unsigned int)strtoul(buf, NULL, 0);
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The arm64 core PMUs under @devfd by name, sorted; returns how many (at most @max). */
+static int arm_pmu_names(int devfd, char names[][32], int max)
+{
+	struct dirent *de;
+	int nr = 0, fd;
+	DIR *dir;
+
+	fd = openat(devfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(dir)) && nr < max) {
+		if (strncmp(de->d_name, ARM_PMU_PREFIX, strlen(ARM_PMU_PREFIX)) ||
+		    strlen(de->d_name) >= 32)
+			continue;
+		strcpy(names[nr++], de->d_name);
+	}
+	closedir(dir);
+	qsort(names, nr, sizeof(names[0]), cmp_text);
+	return nr;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -374,7 +485,8 @@ int pmu_nmi_watchdog(const char *root)
 int pmu_discover_all(const char *root, struct cpu_pmus *out)
 {
 	char devices[PATH_MAX], path[PATH_MAX], *buf = NULL;
-	int rootfd, devfd = -1, err = 0, n;
+	char names[sizeof(core_pmu_names) / sizeof(core_pmu_names[0]) + PMU_MAX_CORE_PMUS][32];
+	int rootfd, devfd = -1, err = 0, n, nr_names;
 	bool *online = NULL;
 
 	memset(out, 0, sizeof(*out));
@@ -418,21 +530,26 @@ int pmu_discover_all(const char *root, struct cpu_pmus *out)
 		goto cleanup;
 	}
 
-	for (size_t i = 0; i < sizeof(core_pmu_names) / sizeof(core_pmu_names[0]); i++) {
+	nr_names = sizeof(core_pmu_names) / sizeof(core_pmu_names[0]);
+	for (int i = 0; i < nr_names; i++)
+		strcpy(names[i], core_pmu_names[i]);
+	nr_names += arm_pmu_names(devfd, names + nr_names, PMU_MAX_CORE_PMUS);
+	for (int i = 0; i < nr_names && out->nr_pmus < PMU_MAX_CORE_PMUS; i++) {
 		struct core_pmu *p = &out->pmu[out->nr_pmus];
 		int pmufd;
 
-		pmufd = openat(devfd, core_pmu_names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		pmufd = openat(devfd, names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (pmufd < 0) {
 			if (errno == ENOENT)
 				continue;
 			err = -errno;
-			say(stderr, "failed to open %s/%s: %s", devices, core_pmu_names[i],
-			    strerror(-err));
+			say(stderr, "failed to open %s/%s: %s", devices, names[i], strerror(-err));
 			goto cleanup;
 		}
-		strcpy(p->name, core_pmu_names[i]);
+		strcpy(p->name, names[i]);
 		err = read_core_pmu(pmufd, p, online, buf, devices);
+		if (!err && !strncmp(p->name, ARM_PMU_PREFIX, strlen(ARM_PMU_PREFIX)))
+			read_arm_ident(rootfd, pmufd, p);
 		close(pmufd);
 		if (err)
 			goto cleanup;

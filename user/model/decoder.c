@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "model/decoder.h"
 
 /*
@@ -13,11 +15,33 @@
  * event not opened, or a metric not computed, is not computed either.
  */
 struct resolving {
-	const struct td_decoder *d;
-	int upto; /* metrics before this one may be used */
+	struct td_decoder *d;
+	int upto;	     /* metrics before this one may be used */
 	const char *missing; /* an event it uses that was not opened */
 	bool required;	     /* ... and that event is not MODEL_EV_OPTIONAL */
 };
+
+#define CPUID_CALL "strcmp_cpuid_str("
+
+/* The variable of strcmp_cpuid_str(@id), "ID)": one per distinct ID. */
+static int cpuid_test(struct td_decoder *d, const char *id)
+{
+	const struct pmu_model *m = d->model;
+	unsigned long long midr;
+	char *end;
+
+	midr = strtoull(id, &end, 16);
+	if (end == id || strcmp(end, ")"))
+		return -1;
+	for (int i = 0; i < d->nr_cpuid_tests; i++)
+		if (d->cpuid_test[i] == midr)
+			return m->nr_events + m->nr_metrics + DECODER_CPUID_TEST + i;
+	if (d->nr_cpuid_tests == DECODER_MAX_CPUID_TESTS)
+		return -1;
+	d->cpuid_test[d->nr_cpuid_tests] = midr;
+	d->constants[DECODER_CPUID_TEST + d->nr_cpuid_tests] = NAN;
+	return m->nr_events + m->nr_metrics + DECODER_CPUID_TEST + d->nr_cpuid_tests++;
+}
 
 static int resolve(void *ctx, const char *name)
 {
@@ -27,7 +51,8 @@ static int resolve(void *ctx, const char *name)
 	for (int i = 0; i < m->nr_events; i++) {
 		const struct model_event *e = &m->events[i];
 
-		if (strcmp(e->name, name) && (!e->alias || strcmp(e->alias, name)))
+		/* perf's event names are not case sensitive (arm64's sbsa.json: "cpu_cycles") */
+		if (strcasecmp(e->name, name) && (!e->alias || strcasecmp(e->alias, name)))
 			continue;
 		if (!r->d->opened[i] && !r->missing) {
 			r->missing = e->name;
@@ -46,7 +71,19 @@ static int resolve(void *ctx, const char *name)
 		return m->nr_events + m->nr_metrics + DECODER_SMT_ON;
 	if (!strcmp(name, "#core_wide"))
 		return m->nr_events + m->nr_metrics + DECODER_CORE_WIDE;
+	if (!strcmp(name, "#slots"))
+		return m->nr_events + m->nr_metrics + DECODER_SLOTS;
+	if (!strncmp(name, CPUID_CALL, strlen(CPUID_CALL)))
+		return cpuid_test(r->d, name + strlen(CPUID_CALL));
 	return -1;
+}
+
+static bool listed(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
 }
 
 int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, const bool *opened,
@@ -71,6 +108,7 @@ int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, 
 
 		if (!strcmp(mm->name, m->slots))
 			d->slots = i;
+		d->percent[i] = m->percent && mm->level && !listed(m->fractions, mm->name);
 		if (mm->level > level)
 			continue;
 		if (expr_compile(text, resolve, &r, &d->expr[i], err, errlen))
@@ -89,6 +127,37 @@ int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, 
 	return 0;
 }
 
+#define MIDR_VARIANT  0xf00000ull
+#define MIDR_REVISION 0xfull
+
+/*
+ * perf's strcmp_cpuid_str() on arm64 (tools/perf/arch/arm64/util/header.c):
+ * the same MIDR but for variant and revision, and a revision (variant,
+ * then revision) at least the tested one's.
+ */
+static bool midr_at_least(unsigned long long cpu, unsigned long long test)
+{
+	unsigned long long id = ~(MIDR_VARIANT | MIDR_REVISION);
+
+	if ((cpu & id) != (test & id))
+		return false;
+	return (cpu & (MIDR_VARIANT | MIDR_REVISION)) >= (test & (MIDR_VARIANT | MIDR_REVISION));
+}
+
+void td_decoder_set_cpu(struct td_decoder *d, double slots_per_cycle, const char *cpuid)
+{
+	unsigned long long midr = 0;
+	char *end = NULL;
+
+	d->constants[DECODER_SLOTS] = slots_per_cycle;
+	if (cpuid)
+		midr = strtoull(cpuid, &end, 16);
+	for (int i = 0; i < d->nr_cpuid_tests; i++)
+		d->constants[DECODER_CPUID_TEST + i] =
+			!cpuid || end == cpuid || *end ? NAN
+						       : midr_at_least(midr, d->cpuid_test[i]);
+}
+
 void td_decoder_eval(const struct td_decoder *d, const double *counts, double *out)
 {
 	const struct pmu_model *m = d->model;
@@ -100,7 +169,7 @@ void td_decoder_eval(const struct td_decoder *d, const double *counts, double *o
 	memcpy(metric + m->nr_metrics, d->constants, sizeof(d->constants));
 	for (int i = 0; i < m->nr_metrics; i++) {
 		metric[i] = d->computed[i] ? expr_eval(&d->expr[i], vars) : NAN;
-		out[i] = metric[i];
+		out[i] = d->percent[i] ? metric[i] / 100 : metric[i];
 	}
 }
 

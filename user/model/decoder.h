@@ -11,8 +11,19 @@
 #include "model/expr.h"
 #include "model/models.h"
 
-/* #literals perf's expressions may use, after the events and metrics. */
-enum { DECODER_SMT_ON, DECODER_CORE_WIDE, DECODER_NR_CONSTANTS };
+#define DECODER_MAX_CPUID_TESTS 4 /* distinct strcmp_cpuid_str(ID) of one model */
+
+/*
+ * #literals perf's expressions may use, after the events and metrics,
+ * then the value of each strcmp_cpuid_str(ID).
+ */
+enum {
+	DECODER_SMT_ON,
+	DECODER_CORE_WIDE,
+	DECODER_SLOTS, /* arm64 #slots: the core PMU's caps/slots */
+	DECODER_CPUID_TEST,
+	DECODER_NR_CONSTANTS = DECODER_CPUID_TEST + DECODER_MAX_CPUID_TESTS
+};
 
 struct td_decoder {
 	const struct pmu_model *model;
@@ -20,8 +31,11 @@ struct td_decoder {
 	bool opened[MODEL_MAX_EVENTS]; /* by model event */
 	bool plain;	     /* a correction event is missing: every metric uses its plain form */
 	bool computed[MODEL_MAX_METRICS]; /* compiled: level <= the decoder's, and its events opened */
+	bool percent[MODEL_MAX_METRICS];  /* given in percent: divided by 100 */
 	struct expr expr[MODEL_MAX_METRICS];
 	double constants[DECODER_NR_CONSTANTS];
+	unsigned long long cpuid_test[DECODER_MAX_CPUID_TESTS]; /* each ID, a MIDR */
+	int nr_cpuid_tests;
 	int slots; /* index of the model's slots metric */
 };
 
@@ -38,9 +52,19 @@ int td_decoder_init(struct td_decoder *d, const struct pmu_model *m, int level, 
 		    bool smt_on, char *err, size_t errlen);
 
 /*
+ * What perf reads from the machine on arm64: #slots (@slots_per_cycle,
+ * the core PMU's caps/slots; 0 where it has none, as perf) and its cpuid
+ * (@cpuid, the MIDR text "0x00000000410fd493"; NULL: unknown, and
+ * strcmp_cpuid_str() is NaN, as perf's without a cpuid). Before eval.
+ */
+void td_decoder_set_cpu(struct td_decoder *d, double slots_per_cycle, const char *cpuid);
+
+/*
  * Every computed metric of @d from @counts (by model event: index i is
  * m->events[i], a missing event's value unused) into @out (by model
- * metric, NaN where not computed or where perf would print no value).
+ * metric, NaN where not computed or where perf would print no value), as
+ * fractions: a level-1/2 metric perf gives in percent (pmu_model.percent, but
+ * for its fractions) / 100.
  */
 void td_decoder_eval(const struct td_decoder *d, const double *counts, double *out);
 

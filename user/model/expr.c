@@ -23,13 +23,15 @@ enum {
 	OP_DRATIO,
 	OP_NEG,	   /* pops one */
 	OP_SELECT, /* pops else, cond, then: pushes cond ? then : else */
+	OP_OR,	   /* perf's '|': 1 if either is not zero (NaN is not zero), else 0 */
+	OP_XOR,	   /* perf's '^': 1 if exactly one is not zero, else 0 */
 };
 
 /* Operands each op pops: the stack depth a program needs is checked at compile time. */
 static const int pops[] = {
 	[OP_NUM] = 0,	 [OP_VAR] = 0, [OP_ADD] = 2,	[OP_SUB] = 2, [OP_MUL] = 2,
 	[OP_DIV] = 2,	 [OP_LT] = 2,  [OP_GT] = 2,	[OP_MAX] = 2, [OP_MIN] = 2,
-	[OP_DRATIO] = 2, [OP_NEG] = 1, [OP_SELECT] = 3,
+	[OP_DRATIO] = 2, [OP_NEG] = 1, [OP_SELECT] = 3, [OP_OR] = 2,  [OP_XOR] = 2,
 };
 
 #define STACK_MAX 32
@@ -156,6 +158,44 @@ static bool parse_call(struct parser *ps)
 	return false;
 }
 
+/*
+ * strcmp_cpuid_str(ID): a variable the resolver names "strcmp_cpuid_str(ID)",
+ * 1 where the CPU is ID's part at ID's revision or later, as perf's (the
+ * caller knows the CPU; arm64's tools/perf/arch/arm64/util/header.c).
+ */
+static bool parse_cpuid_call(struct parser *ps)
+{
+	static const char call[] = "strcmp_cpuid_str";
+	char id[EXPR_NAME_MAX], name[EXPR_NAME_MAX + sizeof(call) + 2];
+	const char *save = ps->p;
+	int var;
+
+	if (!accept(ps, call))
+		return false;
+	if (!accept(ps, "(")) {
+		ps->p = save;
+		return false;
+	}
+	skip_space(ps);
+	read_name(ps, id, sizeof(id));
+	if (!id[0]) {
+		fail(ps, "expected a cpuid");
+		return true;
+	}
+	expect(ps, ")");
+	if (ps->failed)
+		return true;
+	snprintf(name, sizeof(name), "%s(%s)", call, id);
+	var = ps->resolve(ps->ctx, name);
+	if (var < 0) {
+		ps->failed = true;
+		snprintf(ps->err, ps->errlen, "unknown name '%s' in \"%s\"", name, ps->text);
+		return true;
+	}
+	emit(ps, OP_VAR, (unsigned short)var, 0);
+	return true;
+}
+
 static void parse_primary(struct parser *ps)
 {
 	char name[EXPR_NAME_MAX];
@@ -175,7 +215,7 @@ static void parse_primary(struct parser *ps)
 		emit(ps, OP_NUM, 0, v);
 		return;
 	}
-	if (parse_call(ps))
+	if (parse_call(ps) || parse_cpuid_call(ps))
 		return;
 	read_name(ps, name, sizeof(name));
 	if (!name[0]) {
@@ -243,12 +283,27 @@ static void parse_cmp(struct parser *ps)
 	}
 }
 
+/* perf's precedence, loosest first: '|', '^', then '<' '>' (expr.y). */
+static void parse_xor(struct parser *ps)
+{
+	parse_cmp(ps);
+	while (!ps->failed && accept(ps, "^"))
+		parse_cmp(ps), emit(ps, OP_XOR, 0, 0);
+}
+
+static void parse_or(struct parser *ps)
+{
+	parse_xor(ps);
+	while (!ps->failed && accept(ps, "|"))
+		parse_xor(ps), emit(ps, OP_OR, 0, 0);
+}
+
 /* "a if c else b" binds loosest, as in perf; the else branch may chain. */
 static void parse_expr(struct parser *ps)
 {
-	parse_cmp(ps);
+	parse_or(ps);
 	if (!ps->failed && accept(ps, "if")) {
-		parse_cmp(ps);
+		parse_or(ps);
 		expect(ps, "else");
 		parse_expr(ps);
 		emit(ps, OP_SELECT, 0, 0);
@@ -331,6 +386,12 @@ double expr_eval(const struct expr *e, const double *vars)
 			break;
 		case OP_DRATIO:
 			a = b == 0 ? 0 : a / b;
+			break;
+		case OP_OR:
+			a = a != 0 || b != 0;
+			break;
+		case OP_XOR:
+			a = (a != 0) != (b != 0);
 			break;
 		}
 		st[sp - 1] = a;

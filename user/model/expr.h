@@ -7,7 +7,9 @@
  * The language is the part of perf's expr.y that TopDown metrics use:
  * numbers, names, + - * / and unary -, < >, parentheses, max(a, b),
  * min(a, b), d_ratio(a, b) (a / b, or 0 when b is 0), "a if c else b",
- * and #literals such as #SMT_on. Names are written as in perf's JSON:
+ * '|' and '^' (on zero or not, as perf's), strcmp_cpuid_str(ID) (the
+ * resolver's "strcmp_cpuid_str(ID)") and #literals such as #SMT_on.
+ * Names are written as in perf's JSON:
  * backslash escapes ("topdown\-fe\-bound") and a PMU prefix
  * ("cpu_core@topdown\-fe\-bound@") are accepted and dropped, so a name
  * is looked up as "topdown-fe-bound". a / 0 is NaN, as in perf (which

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Looking a model up in the table (models_intel.c, models_amd.c). */
+/* Looking a model up in the table (models_intel.c, models_amd.c, models_arm64.c). */
 #include <string.h>
 #include "model/models.h"
 
@@ -9,6 +9,7 @@ static const struct {
 } tables[] = {
 	{ intel_models, &nr_intel_models },
 	{ amd_models, &nr_amd_models },
+	{ arm64_models, &nr_arm64_models },
 };
 
 #define for_each_model(m)                                                                  \
@@ -42,6 +43,16 @@ const struct pmu_model *model_find(const char *vendor, int family, int cpu_model
 			continue;
 		if (covers(m, cpu_model, stepping))
 			return m;
+	}
+	return NULL;
+}
+
+const struct pmu_model *model_find_midr(unsigned long long midr)
+{
+	for_each_model(m) {
+		for (size_t i = 0; i < sizeof(m->midr) / sizeof(m->midr[0]) && m->midr[i]; i++)
+			if (MODEL_MIDR_ID(midr) == m->midr[i])
+				return m;
 	}
 	return NULL;
 }

@@ -81,6 +81,8 @@ struct pmu_model {
 	/* and these ranges of them; an entry with last 0 ends the list */
 	struct model_range cpu_model_ranges[MODEL_MAX_RANGES];
 	int stepping_min, stepping_max; /* steppings it covers (both 0: any) */
+	/* arm64: MIDRs as mapfile.csv writes them (variant and revision 0: any), 0-terminated */
+	unsigned int midr[4];
 	const char *pmu;       /* sysfs PMU: "cpu", "cpu_core" (P-cores), "cpu_atom" (E-cores) */
 	const char *core;      /* hybrid: "P-core" or "E-core"; NULL */
 	const char *requires;  /* a sysfs events/ name the PMU must have ("slots"), or NULL */
@@ -88,6 +90,9 @@ struct pmu_model {
 	int watchdog_counters; /* generic ones the NMI watchdog's cycles event holds when
 				  on: 1 on AMD (no fixed counters), 0 on Intel (fixed) */
 	const char *slots;     /* the metric that counts pipeline slots */
+	bool percent; /* its level-1/2 metrics are in percent (perf's ScaleUnit "1percent of
+			 slots", arm64's "100 * ..."), not fractions ... */
+	const char *const *fractions; /* ... but these (ScaleUnit "100%"), NULL-terminated */
 	bool smt_approximate;  /* with SMT on, per-task fractions are an approximation */
 	const struct model_event *events;
 	int nr_events;
@@ -105,10 +110,22 @@ extern const struct pmu_model intel_models[];
 extern const int nr_intel_models;
 extern const struct pmu_model amd_models[];
 extern const int nr_amd_models;
+extern const struct pmu_model arm64_models[];
+extern const int nr_arm64_models;
 
 /* The row for this CPU and PMU, or NULL. */
 const struct pmu_model *model_find(const char *vendor, int family, int cpu_model, int stepping,
 				   const char *pmu);
+
+/*
+ * The arm64 row for this MIDR (midr_el1: any variant and revision), or
+ * NULL: whatever the core PMU's name ("armv8_pmuv3_0" with ACPI, a device
+ * tree's "armv8_neoverse_n2"); its records name the row's .pmu.
+ */
+const struct pmu_model *model_find_midr(unsigned long long midr);
+
+/* A MIDR without its variant and revision, as mapfile.csv writes them. */
+#define MODEL_MIDR_ID(midr) ((unsigned int)((midr) & 0xff0ffff0u))
 
 /* Row @i of the whole table, every vendor's, from 0; NULL past the last. */
 const struct pmu_model *model_at(int i);
@@ -129,9 +146,13 @@ struct model_no_topdown {
 	const char *vendor;	     /* /proc/cpuinfo vendor_id */
 	int family;		     /* cpu family */
 	unsigned char cpu_models[8]; /* cpu models, 0-terminated */
+	unsigned int midr[2];	     /* arm64: mapfile.csv's MIDRs, 0-terminated (vendor "") */
 };
 
 /* The entry for this CPU, or NULL. */
 const struct model_no_topdown *model_find_no_topdown(const char *vendor, int family, int cpu_model);
+
+/* The arm64 entry for this MIDR (any variant and revision), or NULL. */
+const struct model_no_topdown *model_find_no_topdown_midr(unsigned long long midr);
 
 #endif /* TD_MODELS_H */

@@ -22,24 +22,33 @@ static void named_cpus(const struct core_pmu *pmu, char *buf, size_t size)
 static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, struct plan *p,
 		    char *why, size_t size)
 {
-	const struct pmu_model *m =
-		model_find(cpu->vendor, cpu->family, cpu->model, cpu->stepping, pmu->name);
+	const struct pmu_model *m = pmu->midr ? model_find_midr(pmu->midr)
+					      : model_find(cpu->vendor, cpu->family, cpu->model,
+							   cpu->stepping, pmu->name);
 	struct pmu_plan *pp = &p->pmus[p->nr_pmus];
 	char err[200];
 
 	if (!m) {
-		const struct model_no_topdown *n =
-			model_find_no_topdown(cpu->vendor, cpu->family, cpu->model);
-		int len =
-			snprintf(why, size, "no TopDown model for %s family 0x%x model 0x%x on %s",
-				 cpu->vendor[0] ? cpu->vendor : "this vendor", cpu->family,
-				 cpu->model, pmu->name);
+		const struct model_no_topdown *n;
+		int len;
 
+		if (pmu->midr) {
+			n = model_find_no_topdown_midr(pmu->midr);
+			len = snprintf(why, size, "no TopDown model for arm64 MIDR 0x%08llx on %s",
+				       pmu->midr, pmu->name);
+		} else {
+			n = model_find_no_topdown(cpu->vendor, cpu->family, cpu->model);
+			len = snprintf(why, size,
+				       "no TopDown model for %s family 0x%x model 0x%x on %s",
+				       cpu->vendor[0] ? cpu->vendor : "this vendor", cpu->family,
+				       cpu->model, pmu->name);
+		}
 		if (n && len >= 0 && (size_t)len < size)
 			snprintf(why + len, size - len,
 				 ": perf has no TopDown formulas for %s (%s) yet, as of its "
-				 "pmu-events %s",
-				 n->cpu, n->name, MODEL_NO_TOPDOWN_PERF);
+				 "pmu-events %s%s",
+				 n->cpu, n->name, MODEL_NO_TOPDOWN_PERF,
+				 pmu->midr ? ", though the core has the STALL_SLOT events" : "");
 		return -ENODEV;
 	}
 	if (m->requires && !core_pmu_event(pmu, m->requires)) {
@@ -56,6 +65,8 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 	pp->core = m->core;
 	memcpy(pp->cpus, pmu->cpus, sizeof(pp->cpus));
 	pp->nr_cpus = pmu->nr_cpus;
+	pp->midr = pmu->midr;
+	pp->slots = pmu->slots;
 	p->nr_pmus++;
 	return 0;
 }

@@ -20,6 +20,8 @@ struct pmu_plan {
 	struct counter_set counters; /* the groups opened on each of its CPUs */
 	bool cpus[PMU_MAX_CPUS];     /* online CPUs it covers */
 	int nr_cpus;
+	unsigned long long midr; /* arm64: its CPUs' MIDR (the records' cpuid), 0 if none */
+	unsigned int slots;	 /* arm64: caps/slots (the records' slots_per_cycle) */
 };
 
 /* What sizes the entry map: the machine at start (0: unknown). */

@@ -280,3 +280,10 @@ const struct pmu_named_event *core_pmu_event(const struct core_pmu *p, const cha
 			return &p->events[i];
 	return NULL;
 }
+
+unsigned long long pmu_midr(unsigned int implementer, unsigned int variant, unsigned int part,
+			    unsigned int revision)
+{
+	return (unsigned long long)(implementer & 0xff) << 24 | (variant & 0xf) << 20 | 0xf << 16 |
+	       (part & 0xfff) << 4 | (revision & 0xf);
+}

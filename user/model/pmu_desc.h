@@ -52,6 +52,9 @@ struct core_pmu {
 	int nr_events;
 	bool cpus[PMU_MAX_CPUS]; /* online CPUs it covers */
 	int nr_cpus;
+	/* arm64 ("armv8_*" PMUs) */
+	unsigned long long midr; /* midr_el1 of its first CPU, 0 if unknown */
+	unsigned int slots;	 /* caps/slots: perf's #slots, 0 if it has none */
 };
 
 /* The machine's CPU and its core PMUs, as discovery found them. */
@@ -89,6 +92,14 @@ int pmu_format_cpu_list(const bool *cpus, int max, char *buf, size_t size);
 
 /* Copy the value of a /proc/cpuinfo line "key<blanks>: value" into @out if @line has @key. */
 bool pmu_cpuinfo_value(const char *line, const char *key, char *out, size_t size);
+
+/*
+ * An arm64 MIDR from /proc/cpuinfo's "CPU implementer", "CPU variant",
+ * "CPU part" and "CPU revision" (the architecture field 0xf: ARMv8 and on,
+ * which cpuinfo prints as "CPU architecture: 8").
+ */
+unsigned long long pmu_midr(unsigned int implementer, unsigned int variant, unsigned int part,
+			    unsigned int revision);
 
 /* A PMU's type file: a decimal number that fits __u32. 0 or -EINVAL. */
 int pmu_parse_type(const char *text, __u32 *type);

@@ -41,6 +41,9 @@ struct report_config {
 	const struct counter_set *counters;
 	const struct td_decoding *decoding; /* how counts become TopDown fractions */
 	bool smt_on;			    /* perf's #SMT_on, recorded for tdtrace report */
+	/* arm64, recorded for tdtrace report: perf's #slots (caps/slots) and its cpuid */
+	unsigned int slots_per_cycle;
+	const char *cpuid; /* midr_el1 as perf writes it, "0x00000000410fd493"; NULL: none */
 	const char *pmu; /* hybrid parts: which core PMU ("cpu_atom"); else NULL */
 	bool per_thread;
 	bool filtered;	 /* -c, -p or COMMAND: only some tasks are traced */

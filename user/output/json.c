@@ -125,6 +125,12 @@ static void report_fields(struct jw *f, const struct report *r)
 		else
 			jw_puts(f, "null");
 		key_bool(f, "smt_on", r->cfg->smt_on);
+		/* arm64: what perf's formulas read besides counts (#slots, its cpuid) */
+		if (r->cfg->cpuid) {
+			key_u64(f, "slots_per_cycle", r->cfg->slots_per_cycle);
+			jw_puts(f, ",\"cpuid\":");
+			jw_cstring(f, r->cfg->cpuid, (size_t)-1);
+		}
 		/* With SMT on, this model's per-task fractions are an approximation. */
 		key_bool(f, "smt_approximate",
 			 r->cfg->smt_on && r->cfg->counters->model->smt_approximate);

@@ -15,6 +15,14 @@ static void row(FILE *out, const struct pmu_model *m)
 			groups = m->events[i].group + 1;
 	int n = 0;
 
+	if (m->midr[0]) {
+		/* arm64: /proc/cpuinfo's CPU implementer, part (variant, revision) */
+		fprintf(out, "| `%s` | arm64 MIDR", m->name);
+		for (size_t i = 0; i < sizeof(m->midr) / sizeof(m->midr[0]) && m->midr[i]; i++)
+			fprintf(out, "%s 0x%08x", i ? "," : "", m->midr[i]);
+		fputs(" (any revision)", out);
+		goto rest;
+	}
 	for (size_t i = 0; i < sizeof(m->cpu_models) && m->cpu_models[i]; i++)
 		n++;
 	for (int i = 0; i < MODEL_MAX_RANGES && m->cpu_model_ranges[i].last; i++)
@@ -29,6 +37,7 @@ static void row(FILE *out, const struct pmu_model *m)
 			m->cpu_model_ranges[i].last);
 	if (m->stepping_min || m->stepping_max)
 		fprintf(out, ", stepping %d-%d", m->stepping_min, m->stepping_max);
+rest:
 	fprintf(out, " | `%s`%s%s%s | %s | %d in %d group%s | %s%s%s | %s |\n", m->pmu,
 		m->core ? " (" : "", m->core ? m->core : "", m->core ? ")" : "",
 		level == 2 ? "1, 2" : "1", m->nr_events, groups, groups > 1 ? "s" : "",
@@ -47,4 +56,6 @@ void models_doc_write(FILE *out)
 		row(out, &intel_models[i]);
 	for (int i = 0; i < nr_amd_models; i++)
 		row(out, &amd_models[i]);
+	for (int i = 0; i < nr_arm64_models; i++)
+		row(out, &arm64_models[i]);
 }

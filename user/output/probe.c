@@ -41,6 +41,11 @@ static void text_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 	fprintf(f, "PMU:        %s%s%s%s, CPUs %s: model %s, TopDown level %d\n", pp->pmu,
 		pp->core ? " (" : "", pp->core ? pp->core : "", pp->core ? ")" : "", cpus, m->name,
 		cs->level);
+	if (pp->midr)
+		fprintf(f,
+			"  arm64:    MIDR 0x%016llx, %u slots per cycle (caps/slots, perf's "
+			"#slots)\n",
+			pp->midr, pp->slots);
 	for (int g = 0, i = 0; g < MODEL_MAX_GROUPS; g++) {
 		bool any = false;
 
@@ -78,10 +83,15 @@ static int probe_text(FILE *f, const struct cpu_pmus *cpu, const struct plan *p,
 	char mount[4096];
 	int err;
 
-	fprintf(f, "cpu:        %s family 0x%x model 0x%x stepping %d%s%s (%s), %s, %s\n",
-		cpu->vendor[0] ? cpu->vendor : "unknown vendor", cpu->family, cpu->model,
-		cpu->stepping, cpu->model_name[0] ? ": " : "", cpu->model_name,
-		cpu->hypervisor ? "a guest" : "bare metal", smt(cpu), watchdog(cpu));
+	if (cpu->nr_pmus && cpu->pmu[0].midr)
+		fprintf(f, "cpu:        arm64, MIDR 0x%016llx (each PMU's below), %s, %s, %s\n",
+			cpu->pmu[0].midr, cpu->hypervisor ? "a guest" : "bare metal", smt(cpu),
+			watchdog(cpu));
+	else
+		fprintf(f, "cpu:        %s family 0x%x model 0x%x stepping %d%s%s (%s), %s, %s\n",
+			cpu->vendor[0] ? cpu->vendor : "unknown vendor", cpu->family, cpu->model,
+			cpu->stepping, cpu->model_name[0] ? ": " : "", cpu->model_name,
+			cpu->hypervisor ? "a guest" : "bare metal", smt(cpu), watchdog(cpu));
 	if (!uname(&u))
 		fprintf(f, "kernel:     %s %s\n", u.release, u.machine);
 	if (!cpu->nr_pmus)
@@ -141,6 +151,8 @@ static void json_pmu(FILE *f, const struct pmu_plan *pp, bool smt_on)
 	jkey(f, "verified", m ? m->verified : NULL);
 	fputc(',', f);
 	jkey(f, "left_out", cs->left_out);
+	if (pp->midr)
+		fprintf(f, ",\"cpuid\":\"0x%016llx\",\"slots_per_cycle\":%u", pp->midr, pp->slots);
 	fputs(",\"events\":[", f);
 	for (int i = 0; i < cs->nr; i++) {
 		const struct model_event *e = m ? &m->events[cs->event[i]] : NULL;

@@ -51,10 +51,14 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 	for (int k = 0; k < p->nr_pmus; k++) {
 		const struct counter_set *cs = &p->pmus[k].counters;
 
+		if (p->pmus[k].midr)
+			snprintf(rd->cpuid[k], sizeof(rd->cpuid[k]), "0x%016llx", p->pmus[k].midr);
 		rd->cfg[k] = (struct report_config){
 			.counters = cs,
 			.decoding = &rd->decoding[k],
 			.smt_on = p->smt_on,
+			.slots_per_cycle = p->pmus[k].slots,
+			.cpuid = p->pmus[k].midr ? rd->cpuid[k] : NULL,
 			.pmu = p->nr_pmus > 1 ? p->pmus[k].pmu : NULL,
 			.per_thread = o->per_thread,
 			.filtered = t->filtered,
@@ -74,6 +78,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			say(stderr, "failed to compile the model's formulas: %s", err);
 			return -EINVAL;
 		}
+		td_decoder_set_cpu(&rd->decoding[k].decoder, p->pmus[k].slots, rd->cfg[k].cpuid);
 	}
 	return 0;
 }

@@ -31,6 +31,7 @@ struct metrics_sink {
 struct renderer {
 	/* One report per core PMU per interval: hybrid parts count P- and E-cores apart. */
 	struct report_config cfg[TD_MAX_PMUS];
+	char cpuid[TD_MAX_PMUS][24]; /* arm64: each PMU's MIDR text, cfg[].cpuid */
 	struct td_decoding decoding[TD_MAX_PMUS];
 	int nr_cpus[TD_MAX_PMUS]; /* planned CPUs of each PMU */
 	int nr_pmus;

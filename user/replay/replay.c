@@ -264,6 +264,7 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 	struct td_counts c = {};
 	json_t *smt = json_object_get(o, "smt_on");
 	json_t *version = json_object_get(o, "pmu_events");
+	json_t *slots = json_object_get(o, "slots_per_cycle"), *cpuid = json_object_get(o, "cpuid");
 	char err[256];
 
 	if (!m || recorded_set(m, counts, &set, &c, r) ||
@@ -277,8 +278,17 @@ static int topdown_line(struct replay *r, json_t *o, json_t *counts, const char 
 	if (version && !json_is_string(version) && !json_is_null(version))
 		return refuse(r, "pmu_events %s is not a version's name or null",
 			      shown_json(version, err, sizeof(err)));
+	/* arm64: perf's #slots and the MIDR its formulas may test (fields, not counts) */
+	if (slots && (!json_is_number(slots) || json_number_value(slots) < 0))
+		return refuse(r, "slots_per_cycle %s is not a number >= 0",
+			      shown_json(slots, err, sizeof(err)));
+	if (cpuid && !json_is_string(cpuid) && !json_is_null(cpuid))
+		return refuse(r, "cpuid %s is not a MIDR's text or null",
+			      shown_json(cpuid, err, sizeof(err)));
 	if (td_decoding_init(&d, &set, json_is_true(smt), err, sizeof(err)))
 		return refuse(r, "%s", err);
+	td_decoder_set_cpu(&d.decoder, slots ? json_number_value(slots) : 0,
+			   json_string_value(cpuid));
 	td_decode(&d, &c, &met);
 	if (r->toplev) {
 		const char *phase = json_string_value(json_object_get(o, "phase"));
