@@ -14,7 +14,6 @@
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make soak       10 minutes under a mixed load, checked (SOAK_SECONDS=600)
 #   make hwcheck    on TopDown hardware: tdtrace against perf stat -M (tests/hw/)
-#   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
 
 OUTPUT ?= build
 CLANG ?= clang
@@ -31,7 +30,7 @@ override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson -lmicrohttpd -lpthread
 # The source's path is kept in the object's BTF line info: relative to the
 # tree, so that the same source built elsewhere (a package build) gives the
 # same binary.
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Iinclude -Ibpf \
 	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
@@ -52,7 +51,7 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
+.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak \
 	deps clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
@@ -82,7 +81,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -135,7 +134,7 @@ $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
-$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@
 
@@ -304,9 +303,6 @@ check: deps
 			echo "$$part 0 1 0" >> $$tally; \
 	done; \
 	tests/run.sh --total $$tally
-
-vmlinux:
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(ARCH)/vmlinux.h
 
 clean:
 	rm -rf $(OUTPUT)
