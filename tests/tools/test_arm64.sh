@@ -71,6 +71,15 @@ else
 	bad elf_aarch64 "$ARM is not an AArch64 ELF"
 fi
 
+# Nothing in bpf/kernel_types.h or the programs depends on the target
+# architecture (no pt_regs is read): the arm64 object is then the one the
+# integration tests load here, and only CO-RE relocation differs there.
+if cmp -s "$OUTPUT/tdtrace.bpf.o" "$OUTPUT/arm64/tdtrace.bpf.o"; then
+	ok bpf_object
+else
+	bad bpf_object "$OUTPUT/arm64/tdtrace.bpf.o differs from $OUTPUT/tdtrace.bpf.o"
+fi
+
 # same NAME ARGS...: the arm64 binary under qemu-user and the native one agree.
 same() {
 	name=$1
