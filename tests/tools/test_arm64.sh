@@ -29,7 +29,9 @@ skip() {
 	exit 0
 }
 
-[ -x "$NATIVE" ] && [ -x "$OUTPUT/mkdoc" ] || skip "needs the native $NATIVE and $OUTPUT/mkdoc (make)"
+if [ ! -x "$NATIVE" ] || [ ! -x "$OUTPUT/mkdoc" ]; then
+	skip "needs the native $NATIVE and $OUTPUT/mkdoc (make)"
+fi
 if ! why=$(scripts/install-arm64-deps.sh --check 2>&1); then
 	skip "needs the arm64 cross packages (make deps-arm64): $why"
 fi
