@@ -126,7 +126,8 @@ for f in $(find tests/fixtures -name '*.jsonl' | sort); do
 done
 [ "$n" -gt 0 ] || bad report "no recording (*.jsonl) under tests/fixtures"
 
-# One interval line per model row, counts drawn from a fixed seed.
+# One interval line per model row, counts drawn from a fixed seed;
+# slots_per_cycle is arm64 rows' #slots (caps/slots), a field others ignore.
 "$OUTPUT/mkdoc" formulas | python3 -c '
 import json, random, sys
 rng = random.Random(23)
@@ -135,7 +136,8 @@ for i, l in enumerate(sys.stdin):
     counts = {e["name"]: rng.randint(1000, 10**9) for e in row["events"]}
     print(json.dumps({"schema": 2, "type": "system", "phase": "interval", "interval": i + 1,
                       "mode": "topdown", "model": row["model"], "pmu": row["pmu"],
-                      "smt_on": i % 2 == 0, "time_enabled_ns": 1, "time_running_ns": 1,
+                      "smt_on": i % 2 == 0, "slots_per_cycle": 8,
+                      "time_enabled_ns": 1, "time_running_ns": 1,
                       "counts": counts}))
 ' >"$tmp/rows.jsonl"
 if [ -s "$tmp/rows.jsonl" ]; then
