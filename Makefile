@@ -14,7 +14,7 @@
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
 #   make soak       10 minutes under a mixed load, checked (SOAK_SECONDS=600)
 #   make hwcheck    on TopDown hardware: tdtrace against perf stat -M (tests/hw/)
-#   make vmlinux    regenerate vmlinux/x86/vmlinux.h from this kernel's BTF
+#   make arm64      cross-build build/arm64/tdtrace (installs the arm64 packages)
 
 OUTPUT ?= build
 CLANG ?= clang
@@ -31,7 +31,7 @@ override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson -lmicrohttpd -lpthread
 # The source's path is kept in the object's BTF line info: relative to the
 # tree, so that the same source built elsewhere (a package build) gives the
 # same binary.
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Ivmlinux/$(ARCH) -Iinclude -Ibpf \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Iinclude -Ibpf \
 	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
@@ -52,8 +52,8 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak vmlinux \
-	deps clean
+.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak arm64 \
+	deps deps-arm64 clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
@@ -82,7 +82,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -135,7 +135,7 @@ $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
-$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@
 
@@ -175,7 +175,7 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # test_check_formulas: scripts/check-formulas on tests/fixtures/pmu-events-v7.3.
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
-	tests/tools/test_check_formulas.py \
+	tests/tools/test_check_formulas.py tests/tools/test_arm64.sh \
 	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
@@ -248,6 +248,26 @@ fuzz: $(FUZZERS)
 deps:
 	scripts/install-deps.sh
 
+# make arm64: build/arm64/tdtrace and its BPF object (the same source,
+# -D__TARGET_ARCH_arm64: bpf/kernel_types.h is CO-RE, for every
+# architecture), with Debian's cross compiler and the arm64 libraries by
+# multiarch, which scripts/install-arm64-deps.sh installs.
+# -ffp-contract=off: no fused multiply-adds, which GCC may make on arm64
+# and not for x86-64's baseline: a precaution, so that formulas round alike
+# on both (test_arm64 saw no difference without it).
+# tests/tools/test_arm64.sh runs it under qemu-user against build/tdtrace.
+ARM64_OUTPUT ?= $(OUTPUT)/arm64
+ARM64_CC ?= aarch64-linux-gnu-gcc
+ARM64_CFLAGS ?= -g -O2 -ffp-contract=off
+
+deps-arm64:
+	scripts/install-arm64-deps.sh
+
+arm64: deps-arm64
+	PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+		$(MAKE) OUTPUT=$(ARM64_OUTPUT) ARCH=arm64 CC=$(ARM64_CC) \
+		CFLAGS="$(ARM64_CFLAGS)" $(ARM64_OUTPUT)/tdtrace
+
 # make install: GNU's conventions. PREFIX (or prefix) and the directories
 # may be set on the command line; DESTDIR is put before every path and is
 # never set here (a package build stages into it: debian/rules). tdtrace
@@ -297,6 +317,7 @@ run: deps
 CHECK_PARTS := test sanitize valgrind fuzz
 
 check: deps
+	@scripts/install-arm64-deps.sh || echo "make check: arm64 packages missing; test_arm64 will skip" >&2
 	@tally=$(abspath $(OUTPUT))/check.tally; mkdir -p $(OUTPUT) && : > $$tally; \
 	for part in $(CHECK_PARTS); do \
 		n=$$(wc -l < $$tally); \
@@ -304,9 +325,6 @@ check: deps
 			echo "$$part 0 1 0" >> $$tally; \
 	done; \
 	tests/run.sh --total $$tally
-
-vmlinux:
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(ARCH)/vmlinux.h
 
 clean:
 	rm -rf $(OUTPUT)

@@ -5,7 +5,7 @@
  *   floor_empty: dispatch only (the floor of a tp_btf program);
  *   floor_read:  reads the same counters as tdtrace, and nothing else.
  */
-#include "vmlinux.h"
+#include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtrace.h"

@@ -11,7 +11,7 @@
  * In order: knobs set before load, globals the loader writes while the
  * programs run, the programs' own types, maps, helpers, then programs.
  */
-#include "vmlinux.h"
+#include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>

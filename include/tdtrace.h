@@ -3,7 +3,7 @@
  * What crosses between the BPF program (bpf/tdtrace.bpf.c) and the loader
  * (user/): the maps' keys and values the loader reads, and the types of
  * the program's globals it writes. The program's own state stays in its
- * file. The BPF side includes vmlinux.h first, user space <linux/types.h>.
+ * file. The BPF side includes kernel_types.h first, user space <linux/types.h>.
  */
 #ifndef TDTRACE_H
 #define TDTRACE_H
