@@ -31,7 +31,7 @@ override LDLIBS += $(LIBBPF_LIBS) -lelf -lz -lm -ljansson -lmicrohttpd -lpthread
 # The source's path is kept in the object's BTF line info: relative to the
 # tree, so that the same source built elsewhere (a package build) gives the
 # same binary.
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Iinclude -Ibpf \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Iinclude -Ivmlinux -Ibpf \
 	-ffile-prefix-map=$(CURDIR)=.
 
 # user/: main in tdtrace.c; one folder per stage. cli/ host/ model/ output/
@@ -82,7 +82,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -135,7 +135,7 @@ $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
-$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h bpf/kernel_types.h | $(OUTPUT)
+$(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@
 
@@ -249,7 +249,7 @@ deps:
 	scripts/install-deps.sh
 
 # make arm64: build/arm64/tdtrace and its BPF object (the same source,
-# -D__TARGET_ARCH_arm64: bpf/kernel_types.h is CO-RE, for every
+# -D__TARGET_ARCH_arm64: vmlinux/kernel_types.h is CO-RE, for every
 # architecture), with Debian's cross compiler and the arm64 libraries by
 # multiarch, which scripts/install-arm64-deps.sh installs.
 # -ffp-contract=off: no fused multiply-adds, which GCC may make on arm64

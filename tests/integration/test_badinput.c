@@ -170,7 +170,7 @@ static const struct bad_input rows[] = {
 
 	/*
 	 * BTF. (build/tdtrace.bpf.o as --btf is no fault: its BTF holds the
-	 * types of bpf/kernel_types.h, so CO-RE resolves against it.)
+	 * types of vmlinux/kernel_types.h, so CO-RE resolves against it.)
 	 */
 	{ { "--software", "--btf", "/nonexistent/vmlinux", "-d", "1" },
 	  .code = 1,

@@ -73,7 +73,7 @@ else
 	bad elf_aarch64 "$ARM is not an AArch64 ELF"
 fi
 
-# Nothing in bpf/kernel_types.h or the programs depends on the target
+# Nothing in vmlinux/kernel_types.h or the programs depends on the target
 # architecture (no pt_regs is read): the arm64 object is then the one the
 # integration tests load here, and only CO-RE relocation differs there.
 if cmp -s "$OUTPUT/tdtrace.bpf.o" "$OUTPUT/arm64/tdtrace.bpf.o"; then
