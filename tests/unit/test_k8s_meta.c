@@ -157,7 +157,8 @@ static void test_other_runtime_keys(void **state)
 	assert_true(m.sandbox);
 	assert_string_equal(m.container, "");
 	assert_int_equal(parse_fixture(K8S_FORMAT_CONTAINERD, "crio-container.json", &m), K8S_OK);
-	assert_string_equal(m.container[0] ? "named" : "", "named");
+	assert_string_equal(m.namespace, "data");
+	assert_string_equal(m.container, "redis");
 	assert_false(m.sandbox);
 
 	const char *both = "{\"annotations\": {"

@@ -209,8 +209,7 @@ static int group_rows(struct cgroup_row *rows, size_t *nr, enum cgroup_group by)
 	for (size_t i = 0; i < *nr; i++) {
 		struct cgroup_row *last = out ? &rows[out - 1] : NULL;
 
-		if (last && last->group && rows[i].group && last->id == rows[i].id &&
-		    !cmp_group(last, &rows[i])) {
+		if (last && last->group && rows[i].group && !cmp_group(last, &rows[i])) {
 			td_counts_add(&last->sum, &rows[i].sum, TD_WIDTH_WHOLE);
 			td_counts_add(&last->self, &rows[i].self, TD_WIDTH_WHOLE);
 			free(rows[i].group);

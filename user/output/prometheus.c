@@ -206,12 +206,13 @@ static void cgroup_info(const struct exposition *x, struct metrics_text *m,
 
 		if (!live(x, reports[0], row, now))
 			continue;
-		if (row->label)
+		if (row->label) {
 			c = *row->label; /* with --containers, named (and rolled up) already */
-		else if (row->cgroup)
+		} else if (row->cgroup) {
 			container_parse(row->cgroup, &c);
-		if (row->k8s)
-			k8s_format_label(row->k8s, c.label, sizeof(c.label));
+			if (row->k8s)
+				k8s_format_label(row->k8s, c.label, sizeof(c.label));
+		}
 		metrics_sample(m,
 			       LABELS("cgroup", cg, K8S_LABELS(k8s_labels(row)), "kind",
 				      container_kind_name(c.kind), "id", c.id, "pod_uid", c.pod_uid,
