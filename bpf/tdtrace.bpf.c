@@ -621,7 +621,12 @@ static __always_inline s64 new_slot(struct task_struct *prev, const struct td_ke
 		bpf_map_push_elem(&td_free_slots, &slot, 0);
 		return -1;
 	}
-	val->used = 1;
+	/*
+	 * Published last, with a fully ordered exchange: the loader reads
+	 * `used` with acquire and then the key. A plain store could become
+	 * visible before the key's on arm64 (x86 keeps stores in order).
+	 */
+	__sync_lock_test_and_set(&val->used, 1);
 	return slot;
 }
 
