@@ -13,30 +13,19 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot_test_lib import report, skip_all  # noqa: E402
+from plot_test_lib import (MKDOC, edited_copy, mkdoc_rows, run_each,  # noqa: E402
+                           script_runner, script_usage)
 
-OUTPUT = os.environ.get("OUTPUT", "build")
-MKDOC = os.path.join(OUTPUT, "mkdoc")
 SCRIPT = "scripts/check-formulas"
 PINNED = "tests/fixtures/pmu-events-v7.3"
 OLD_MICROCODE = ("tma_retiring * tma_info_thread_slots / UOPS_ISSUED.ANY * IDQ.MS_UOPS / "
                  "tma_info_thread_slots")
-
-
-def run(*args):
-    return subprocess.run([sys.executable, SCRIPT] + list(args), capture_output=True,
-                          text=True, env=dict(os.environ, OUTPUT=OUTPUT))
-
-
-def rows():
-    out = subprocess.run([MKDOC, "formulas"], capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines()]
+run = script_runner(SCRIPT)
+rows = mkdoc_rows
 
 
 def test_pinned(tmp):
@@ -103,14 +92,11 @@ def test_row_differs(tmp):
 
 def test_tree_differs(tmp):
     """One MetricExpr changed in a scratch copy of the tree: found, on the hybrid's unit."""
-    tree = os.path.join(tmp, "tree")
-    shutil.copytree(PINNED, tree)
-    path = os.path.join(tree, "x86/lunarlake/lnl-metrics.json")
-    entries = json.load(open(path))
-    for e in entries:
-        if e.get("MetricName") == "tma_retiring" and e.get("Unit") == "cpu_core":
-            e["MetricExpr"] += " + 0 * cpu_core@slots@"
-    json.dump(entries, open(path, "w"), indent=4)
+    def edit(entries):
+        for e in entries:
+            if e.get("MetricName") == "tma_retiring" and e.get("Unit") == "cpu_core":
+                e["MetricExpr"] += " + 0 * cpu_core@slots@"
+    tree = edited_copy(PINNED, tmp, "x86/lunarlake/lnl-metrics.json", edit)
     r = run(tree)
     lines = r.stdout.splitlines()
     if r.returncode != 1 or not any(l.startswith("lunarlake/cpu_core: tma_retiring:")
@@ -128,32 +114,13 @@ def test_tree_differs(tmp):
 
 
 def test_usage(tmp):
-    r = run()
-    s = run(os.path.join(tmp, "none"))
-    if r.returncode != 2 or "no TREE" not in r.stderr or s.returncode != 2 or \
-            "not a directory" not in s.stderr or r.stderr.count("\n") != 1:
-        return "exit %d %r, exit %d %r" % (r.returncode, r.stderr, s.returncode, s.stderr)
-    return None
+    return script_usage(run, tmp)
 
 
 def main():
-    if not os.access(MKDOC, os.X_OK):
-        return skip_all("test_check_formulas", "needs %s (make)" % MKDOC)
-    tests = [test_pinned, test_every_row_cites_a_pinned_file, test_readme_hashes,
-             test_row_differs, test_tree_differs, test_usage]
-    failed = []
-    for t in tests:
-        tmp = tempfile.mkdtemp(prefix="tdtrace-formulas.")
-        try:
-            why = t(tmp)
-        finally:
-            shutil.rmtree(tmp)
-        if why:
-            print("[  FAILED  ] %s: %s" % (t.__name__, why))
-            failed.append(t.__name__)
-        else:
-            print("[       OK ] %s" % t.__name__)
-    return report(len(tests) - len(failed), failed)
+    return run_each("test_check_formulas",
+                    [test_pinned, test_every_row_cites_a_pinned_file, test_readme_hashes,
+                     test_row_differs, test_tree_differs, test_usage])
 
 if __name__ == "__main__":
     sys.exit(main())
