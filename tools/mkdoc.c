@@ -5,7 +5,7 @@
  *   mkdoc completion  bash completion
  *   mkdoc models      README's table of supported CPUs
  *   mkdoc formulas    every model row's events and formulas, JSON lines
- *                     (scripts/check-formulas)
+ *                     (scripts/check-formulas, scripts/check-encodings)
  */
 #include <stdio.h>
 #include <string.h>

@@ -17,6 +17,7 @@ static void row(FILE *out, const struct pmu_model *m)
 {
 	key(out, "{", "model", m->name);
 	key(out, ",", "pmu", m->pmu);
+	key(out, ",", "vendor", m->vendor);
 	key(out, ",", "pmu_events", m->pmu_events);
 	key(out, ",", "source", m->source);
 	key(out, ",", "perf_groups", m->perf_groups);
@@ -27,6 +28,9 @@ static void row(FILE *out, const struct pmu_model *m)
 
 		key(out, i ? ",{" : "{", "name", e->name);
 		key(out, ",", "alias", e->alias);
+		key(out, ",", "sysfs", e->sysfs);
+		/* a string: JSON numbers lose bits above 2^53 in some readers */
+		fprintf(out, ",\"config\":\"0x%llx\"", (unsigned long long)e->config);
 		fprintf(out, ",\"group\":%d,\"flags\":%u}", e->group, e->flags);
 	}
 	fputs("],\"metrics\":[", out);

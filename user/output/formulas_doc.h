@@ -10,9 +10,11 @@
 #include <stdio.h>
 
 /*
- * One JSON object per line and row: {"model", "pmu", "pmu_events",
- * "source", "perf_groups", "slots", "events": [{"name", "alias", "group", "flags"}], "metrics":
- * [{"name", "level", "expr", "plain"}]}.
+ * One JSON object per line and row: {"model", "pmu", "vendor", "pmu_events",
+ * "source", "perf_groups", "slots", "events": [{"name", "alias", "sysfs",
+ * "config", "group", "flags"}], "metrics": [{"name", "level", "expr",
+ * "plain"}]}. An event's "sysfs" is the PMU's events/ name it is opened
+ * by, or null; "config" its raw config as a hex string ("0x10d").
  */
 void formulas_doc_write(FILE *out);
 
