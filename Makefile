@@ -172,10 +172,12 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 # hwcheck's harness); they print cmocka's summary lines, so tests/run.sh
 # counts them as binaries. tests/deploy/: deploy/kubernetes/ and the
 # Containerfile's image, built and run under podman (slow: once, here).
-# test_check_formulas: scripts/check-formulas on tests/fixtures/pmu-events-v7.3.
+# test_check_formulas: scripts/check-formulas on tests/fixtures/pmu-events-v7.3;
+# test_check_encodings: scripts/check-encodings on the same.
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
-	tests/tools/test_check_formulas.py tests/tools/test_arm64.sh \
+	tests/tools/test_check_formulas.py tests/tools/test_check_encodings.py \
+	tests/tools/test_arm64.sh \
 	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
