@@ -4,8 +4,9 @@
  * directory, PMU). Formulas are perf's MetricExpr text, stored as data;
  * hybrid rows drop perf's "cpu_core@...@" / "cpu_atom@...@" PMU prefix so
  * that rows of one group share their arrays. Raw configs pack
- * event | umask << 8 | edge << 18 | any << 21 | cmask << 24
- * (/work/shared/reference/pmu-models.md, "Raw-config packing").
+ * event | umask << 8 | edge << 18 | any << 21 | cmask << 24, the
+ * kernel's sysfs format of the core PMU (arch/x86/events/intel/core.c);
+ * scripts/check-encodings checks every one against perf's event JSON.
  */
 #include <stddef.h>
 #include "model/models.h"
