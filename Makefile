@@ -185,12 +185,17 @@ $(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
 $(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
 
+# libtdregion's cost per begin/end pair, in each read mode there is here.
+$(OUTPUT)/tdregion-bench: bench/tdregion.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
+	$(CC) $(CFLAGS) $< $(OUTPUT)/libtdregion.a $(LDFLAGS) -lm -o $@
+
 # Crowds for the user-space part: CPU, RSS and drops at each size (issue 16).
 BENCH_TASKS ?= 1000 10000 30000
 
 bench: deps
-	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
+	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks $(OUTPUT)/tdregion-bench
 	bench/run.sh
+	$(OUTPUT)/tdregion-bench
 	for n in $(BENCH_TASKS); do TASKS=$$n CGROUPS=$$((n / 10)) bench/userspace.sh || exit 1; done
 	bench/versus.sh
 
