@@ -75,7 +75,10 @@ man: $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
 # against perf stat -M on the same workloads (tests/hw/hwcheck.py).
 $(OUTPUT)/hw-workload: tests/hw/workload.c | $(OUTPUT)
 	$(CC) -O1 -Wall -o $@ $<
-hwcheck: deps $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
+# The same workloads inside one libtdregion region (the region case).
+$(OUTPUT)/hw-region: tests/hw/region.c tests/hw/workload.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
+	$(CC) -O1 -Wall -Iinclude -Itests/hw -o $@ $< $(OUTPUT)/libtdregion.a -lm
+hwcheck: deps $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/hw-region
 	OUTPUT=$(OUTPUT) python3 tests/hw/hwcheck.py
 
 $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
@@ -221,7 +224,7 @@ TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload \
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region \
 	$(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
@@ -231,7 +234,8 @@ deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
-	$(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition $(TDREGION_TESTS)
+	$(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region $(OUTPUT)/tests/synth_exposition \
+	$(TDREGION_TESTS)
 	tests/run.sh $(UNIT_TESTS) $(TDREGION_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
