@@ -7,6 +7,7 @@
 #   make test-tools the tests of tools/tdtrace-plot only (also in make test)
 #   make install    tdtrace, tdtrace-plot, man pages, completion into PREFIX
 #                   (/usr/local), under DESTDIR if set; make uninstall
+#   make install-tdregion  libtdregion (.a, .so) and <tdtrace/tdregion.h> into PREFIX
 #   make deb-check  build the .deb (debian/) in /tmp, unpack, run, lintian
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
@@ -52,7 +53,7 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man hwcheck run check test unit integration tdregion sanitize sanitize-tests valgrind fuzz bench soak arm64 \
+.PHONY: all man hwcheck run check test unit integration tdregion install-tdregion uninstall-tdregion sanitize sanitize-tests valgrind fuzz bench soak arm64 \
 	deps deps-arm64 clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
@@ -221,10 +222,10 @@ integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
 	tests/tools/test_check_formulas.py tests/tools/test_arm64.sh \
-	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
+	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py tests/tools/test_tdregion_install.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region \
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region $(TDREGION_LIBS) \
 	$(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
@@ -340,8 +341,7 @@ INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
 	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace-exporter.service \
-	$(datadir)/tdtrace.rules.yml $(includedir)/tdtrace/tdregion.h $(libdir)/libtdregion.a \
-	$(libdir)/libtdregion.so.0 $(libdir)/libtdregion.so
+	$(datadir)/tdtrace.rules.yml
 
 install: all
 	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
@@ -351,14 +351,24 @@ install: all
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
 	$(INSTALL) -D -m 0644 systemd/tdtrace-exporter.service $(DESTDIR)$(unitdir)/tdtrace-exporter.service
 	$(INSTALL) -D -m 0644 prometheus/tdtrace.rules.yml $(DESTDIR)$(datadir)/tdtrace.rules.yml
+
+# Only the files install wrote; the directories may hold others' files.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# libtdregion apart from tdtrace (the package installs tdtrace alone, see
+# debian/rules): the header as <tdtrace/tdregion.h>, both libraries.
+TDREGION_INSTALLED := $(includedir)/tdtrace/tdregion.h $(libdir)/libtdregion.a \
+	$(libdir)/libtdregion.so.0 $(libdir)/libtdregion.so
+
+install-tdregion: $(TDREGION_LIBS)
 	$(INSTALL) -D -m 0644 include/tdtrace/tdregion.h $(DESTDIR)$(includedir)/tdtrace/tdregion.h
 	$(INSTALL) -D -m 0644 $(OUTPUT)/libtdregion.a $(DESTDIR)$(libdir)/libtdregion.a
 	$(INSTALL) -D -m 0755 $(OUTPUT)/libtdregion.so.0 $(DESTDIR)$(libdir)/libtdregion.so.0
 	ln -sf libtdregion.so.0 $(DESTDIR)$(libdir)/libtdregion.so
 
-# Only the files install wrote; the directories may hold others' files.
-uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+uninstall-tdregion:
+	rm -f $(addprefix $(DESTDIR),$(TDREGION_INSTALLED))
 
 # The README's two commands.
 run: deps
