@@ -90,9 +90,8 @@ struct tdregion_result {
 
 /*
  * Open the calling thread's counters (@flags: enum tdregion_open_flags).
- * NULL only when out of memory or when not even the thread's CPU time can
- * be read (errno set); every other failure falls back, said by
- * tdregion_why().
+ * NULL only when out of memory (errno set); every other failure falls
+ * back, said by tdregion_why().
  */
 struct tdregion *tdregion_open(unsigned int flags);
 void tdregion_close(struct tdregion *td);
@@ -106,7 +105,10 @@ unsigned int tdregion_mode(const struct tdregion *td);
  */
 const char *tdregion_why(const struct tdregion *td);
 
-/* Begin and end @r on @td's thread. 0, or -1 with errno set. */
+/*
+ * Begin and end @r on @td's thread. 0, or -1 with errno set: EINVAL when
+ * called from another thread than @td's, or for an end with no begin.
+ */
 int tdregion_begin(struct tdregion *td, struct tdregion_region *r);
 int tdregion_end(struct tdregion *td, struct tdregion_region *r);
 

@@ -263,6 +263,31 @@ static void *busy(void *arg)
 	return res;
 }
 
+/* Another thread may not use a context: it would read its own CPU's counters. */
+static void *try_begin(void *arg)
+{
+	struct tdregion_region r = TDREGION_REGION_INIT("theirs");
+	static int ret, err;
+
+	errno = 0;
+	ret = tdregion_begin(arg, &r);
+	err = errno;
+	return ret == -1 && err == EINVAL ? arg : NULL;
+}
+
+static void test_other_thread_refused(void **state)
+{
+	struct tdregion *td = tdregion_open(0);
+	pthread_t t;
+	void *ret;
+
+	assert_non_null(td);
+	assert_int_equal(pthread_create(&t, NULL, try_begin, td), 0);
+	assert_int_equal(pthread_join(t, &ret), 0);
+	assert_ptr_equal(ret, td);
+	tdregion_close(td);
+}
+
 static void test_threads(void **state)
 {
 	struct tdregion_region r = TDREGION_REGION_INIT("main");
@@ -296,9 +321,10 @@ static void test_threads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_pmu_falls_back), cmocka_unit_test(test_software_time),
-		cmocka_unit_test(test_sleep_inside),	  cmocka_unit_test(test_recursion),
-		cmocka_unit_test(test_reset_busy),	  cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_no_pmu_falls_back),    cmocka_unit_test(test_software_time),
+		cmocka_unit_test(test_sleep_inside),	     cmocka_unit_test(test_recursion),
+		cmocka_unit_test(test_reset_busy),	     cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_other_thread_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

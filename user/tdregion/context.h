@@ -20,6 +20,7 @@ struct tdregion {
 	unsigned int mode; /* enum tdregion_flags: RDPMC, READ or SOFTWARE, and TOPDOWN */
 	char why[320];
 	int tid;
+	const void *thread;	/* tdr_thread_mark() of the thread that opened it */
 	struct counter_set set; /* software: counters_software(), the thread's CPU time */
 	struct td_decoding decoding;
 	int fd[TD_MAX_COUNTERS];
@@ -30,6 +31,13 @@ struct tdregion {
 	__u64 reset_slots;		   /* tdregion_begin resets past this many raw slots */
 	size_t page_size;
 };
+
+/*
+ * A mark unique to the calling thread while it lives (a thread-local's
+ * address): a context used by another thread would read that thread's
+ * CPU's counters, so begin and end refuse it. Cheaper than gettid().
+ */
+const void *tdr_thread_mark(void);
 
 /* Take one snapshot of @td's counters into @v (fields.h's layout). 0 or -errno. */
 int tdr_snapshot(struct tdregion *td, __u64 *v);

@@ -26,6 +26,13 @@
 #define TDR_RESET_SLOTS	 (1ULL << 36)
 #define TDR_SLOTS_CONFIG 0x0400 /* fixed counter 3, the kernel's is_slots_event() */
 
+static __thread char thread_mark;
+
+const void *tdr_thread_mark(void)
+{
+	return &thread_mark;
+}
+
 static int perf_open(struct perf_event_attr *attr, int group_fd)
 {
 	return (int)syscall(__NR_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
@@ -202,6 +209,7 @@ TDR_VISIBLE struct tdregion *tdregion_open(unsigned int flags)
 	for (int i = 0; i < TD_MAX_COUNTERS; i++)
 		td->fd[i] = -1;
 	td->tid = (int)syscall(SYS_gettid);
+	td->thread = tdr_thread_mark();
 	td->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	td->reset_slots = TDR_RESET_SLOTS;
 	if (flags & TDREGION_OPEN_SOFTWARE)

@@ -17,6 +17,10 @@ TDR_VISIBLE int tdregion_begin(struct tdregion *td, struct tdregion_region *r)
 {
 	int err;
 
+	if (td->thread != tdr_thread_mark()) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (r->depth++) /* recursion: the outermost call counts */
 		return 0;
 	err = tdr_snapshot(td, r->begin);
@@ -38,7 +42,7 @@ TDR_VISIBLE int tdregion_end(struct tdregion *td, struct tdregion_region *r)
 	__u64 end[TDREGION_MAX_VALUES], delta[TDREGION_MAX_VALUES];
 	int n = tdr_nr_values(&td->set), err;
 
-	if (r->depth <= 0) {
+	if (r->depth <= 0 || td->thread != tdr_thread_mark()) {
 		errno = EINVAL;
 		return -1;
 	}
