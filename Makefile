@@ -44,7 +44,7 @@ PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output replay))
 TRACER_SRCS := $(wildcard user/tracer/*.c user/exporter/*.c)
 PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
 LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))
-USER_HDRS := $(wildcard user/*/*.h)
+USER_HDRS := $(filter-out user/tdregion/%,$(wildcard user/*/*.h))
 SKEL := $(OUTPUT)/tdtrace.skel.h
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -116,7 +116,8 @@ TDREGION_OBJS := $(patsubst user/%.c,$(OUTPUT)/pic/user/%.o,$(wildcard user/tdre
 	$(patsubst %,$(OUTPUT)/pic/user/%.o,$(TDREGION_PURE))
 TDREGION_LIBS := $(OUTPUT)/libtdregion.a $(OUTPUT)/libtdregion.so.0 $(OUTPUT)/libtdregion.so
 
-$(OUTPUT)/pic/user/%.o: user/%.c $(USER_HDRS) include/tdtrace.h include/tdtrace/tdregion.h
+$(OUTPUT)/pic/user/%.o: user/%.c $(USER_HDRS) $(wildcard user/tdregion/*.h) include/tdtrace.h \
+	include/tdtrace/tdregion.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
@@ -140,7 +141,9 @@ $(OUTPUT)/tests/tdregion_shared: tests/integration/tdregion_fallback.c $(OUTPUT)
 	$(CC) $(CFLAGS) $< -L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -ltdregion $(LDFLAGS) -lcmocka -lm -o $@
 
 # test_tdregion: the pure layer and libtdregion's arithmetic.
-$(OUTPUT)/tests/test_tdregion: tests/unit/test_tdregion.c $(PURE_OBJS) $(OUTPUT)/user/tdregion/fields.o | $(OUTPUT)/tests
+$(OUTPUT)/user/tdregion/fields.o: user/tdregion/fields.h
+$(OUTPUT)/tests/test_tdregion: tests/unit/test_tdregion.c user/tdregion/fields.h $(PURE_OBJS) \
+	$(OUTPUT)/user/tdregion/fields.o | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -Itests $< $(PURE_OBJS) $(OUTPUT)/user/tdregion/fields.o $(LDFLAGS) -lm -lcmocka -ljansson -o $@
 
 # Unit tests link the pure objects, without libbpf; integration tests drive build/tdtrace.

@@ -216,7 +216,7 @@ static void test_icelake(void **state)
 		{ "UOPS_DECODED.DEC0", 0, 40000000 },
 		{ "UOPS_DECODED.DEC0,cmask=1", 0, 30000000 },
 		{ "IDQ.MITE_UOPS", 0, 200000000 },
-		{ NULL },
+		{ NULL, 0, 0 },
 	};
 	__u64 run_a[TD_MAX_GROUPS] = { 0 }, run_b[TD_MAX_GROUPS], a[32], b[32];
 	struct td_metrics m;
@@ -275,7 +275,7 @@ static void test_sapphirerapids(void **state)
 	unsigned char fa[8] = { 0x66, 0x0f, 0x40, 0x4a, 0x20, 0x08, 0x30, 0x22 };
 	unsigned char fb[8] = { 0x33, 0x22, 0x55, 0x55, 0x10, 0x19, 0x44, 0x30 };
 	__u64 sa = 123456789, sb = 5123456789ULL, ma = metrics_reg(fa), mb = metrics_reg(fb);
-	const struct named gen[] = { { "INT_MISC.UOP_DROPPING", 77, 2000077 }, { NULL } };
+	const struct named gen[] = { { "INT_MISC.UOP_DROPPING", 77, 2000077 }, { NULL, 0, 0 } };
 	__u64 run[TD_MAX_GROUPS] = { 1000, 1000, 1000, 1000 }, a[32], b[32];
 	double n[8], slots, sum, fe, be, ret, bad, fl;
 	struct td_metrics m;
