@@ -17,7 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -263,6 +265,60 @@ static void *busy(void *arg)
 	return res;
 }
 
+/*
+ * The read() path for real, with software events in two groups
+ * (TDREGION_TEST_MEMBERS): cpu-clock leading context-switches, then
+ * page-faults leading cpu-migrations. The kernel refuses rdpmc on them,
+ * which the reason must say. r.sum is the library's, read here to see each
+ * group's values land where they belong: counters in set order, then each
+ * group's enabled and running times.
+ */
+static void faults_and_sleep(struct tdregion *td, struct tdregion_region *r)
+{
+	size_t len = 4 << 20;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	madvise(p, len, MADV_NOHUGEPAGE); /* small pages, whatever THP's setting */
+	memset(p, 1, len); /* a fault per page: 1024 of them */
+	munmap(p, len);
+	usleep(1000); /* a switch out */
+	burn_ms(20);
+}
+
+static void test_read_path(void **state)
+{
+	struct tdregion_region r = TDREGION_REGION_INIT("members");
+	struct tdregion_result res;
+	struct tdregion *td;
+	double own;
+
+	setenv("TDREGION_TEST_MEMBERS", "context-switches/page-faults,cpu-migrations", 1);
+	td = tdregion_open(0);
+	unsetenv("TDREGION_TEST_MEMBERS");
+	assert_non_null(td);
+	print_message("tdregion_why: %s\n", tdregion_why(td));
+	assert_int_equal(tdregion_mode(td), TDREGION_READ);
+	assert_non_null(strstr(tdregion_why(td), "cap_user_rdpmc 0"));
+	own = timed_call(td, &r, faults_and_sleep);
+	assert_int_equal(tdregion_report(td, &r, &res), 0);
+	assert_int_equal(res.calls, 1);
+	assert_true(res.flags & TDREGION_READ);
+	assert_false(res.flags & (TDREGION_TOPDOWN | TDREGION_SOFTWARE));
+	assert_true(isnan(res.retiring) && isnan(res.slots));
+	/* cpu-clock and both groups' enabled times: the thread's CPU time. */
+	assert_within((double)r.sum[0], (double)r.sum[4], 0.01);
+	assert_within((double)r.sum[6], (double)r.sum[4], 0.01);
+	assert_true(r.sum[5] == r.sum[4] && r.sum[7] == r.sum[6]); /* never multiplexed */
+	assert_within(res.cpu_ns, (double)r.sum[4], 0.0);
+	assert_within(res.cpu_ns, own, 0.10); /* perf's context time: short when preempted */
+	assert_true(r.sum[1] >= 1);	      /* context-switches */
+	assert_true(r.sum[2] >= 1024);	      /* page-faults */
+	assert_true(r.sum[2] < 4096);
+	assert_true(r.sum[3] <= r.sum[1]); /* cpu-migrations: at most one per switch */
+	tdregion_close(td);
+}
+
 /* Another thread may not use a context: it would read its own CPU's counters. */
 static void *try_begin(void *arg)
 {
@@ -324,7 +380,7 @@ int main(void)
 		cmocka_unit_test(test_no_pmu_falls_back),    cmocka_unit_test(test_software_time),
 		cmocka_unit_test(test_sleep_inside),	     cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_reset_busy),	     cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_other_thread_refused),
+		cmocka_unit_test(test_other_thread_refused), cmocka_unit_test(test_read_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,53 @@ static int try_rdpmc(struct tdregion *td, const char *pmu, unsigned int flags)
 	return 0;
 }
 
+/*
+ * Open td->set's counters for the calling thread, group by group, and
+ * choose rdpmc or read() on @pmu: 0, or -1 with why not in td->why.
+ */
+static int open_set(struct tdregion *td, const char *pmu, unsigned int flags)
+{
+	for (int i = 0, leader = 0; i < td->set.nr; i++) {
+		struct perf_event_attr attr = td->set.attr[i];
+
+		if (counters_leads(&td->set, i))
+			leader = i;
+		attr.disabled = 0; /* counting from now on, group by group */
+		attr.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				    PERF_FORMAT_TOTAL_TIME_RUNNING;
+		td->fd[i] = perf_open(&attr, i == leader ? -1 : td->fd[leader]);
+		if (td->fd[i] < 0) {
+			snprintf(td->why, sizeof(td->why), "no TopDown: failed to open %s: %s",
+				 td->set.name[i], strerror(errno));
+			return -1;
+		}
+		td->slots_of[i] = leader;
+		td->metric_field[i] = td->set.attr[leader].config == TDR_SLOTS_CONFIG
+					      ? tdr_metric_field(attr.config)
+					      : -1;
+	}
+	td->mode = try_rdpmc(td, pmu, flags) ? TDREGION_READ : TDREGION_RDPMC;
+	return 0;
+}
+
+/*
+ * Tests only: the environment's TDREGION_TEST_MEMBERS, a list of software
+ * events as tdtrace's --test-members takes it, counted after cpu-clock in
+ * groups of their own, with no TopDown: to run the read() path (and the
+ * kernel's refusal of rdpmc on software events) where there is no PMU.
+ */
+static int open_members(struct tdregion *td, const char *list, unsigned int flags)
+{
+	if (counters_software_members(&td->set, list)) {
+		snprintf(td->why, sizeof(td->why),
+			 "TDREGION_TEST_MEMBERS=%s is not a list of software events", list);
+		return -1;
+	}
+	td->set.software = false; /* counted as a PMU's groups are */
+	td_decoding_init(&td->decoding, &td->set, false, NULL, 0);
+	return open_set(td, "software", flags);
+}
+
 /* TopDown counters of the calling thread: 0, or -1 with why not in td->why. */
 static int open_model(struct tdregion *td, unsigned int flags)
 {
@@ -152,25 +199,9 @@ static int open_model(struct tdregion *td, unsigned int flags)
 		snprintf(cpuid, sizeof(cpuid), "0x%016llx", pmu->midr);
 		td_decoder_set_cpu(&td->decoding.decoder, pmu->slots, cpuid);
 	}
-	for (int i = 0, leader = 0; i < td->set.nr; i++) {
-		struct perf_event_attr attr = td->set.attr[i];
-
-		if (counters_leads(&td->set, i))
-			leader = i;
-		attr.disabled = 0; /* counting from now on, group by group */
-		td->fd[i] = perf_open(&attr, i == leader ? -1 : td->fd[leader]);
-		if (td->fd[i] < 0) {
-			snprintf(td->why, sizeof(td->why), "no TopDown: failed to open %s: %s",
-				 td->set.name[i], strerror(errno));
-			goto out;
-		}
-		td->slots_of[i] = leader;
-		td->metric_field[i] = td->set.attr[leader].config == TDR_SLOTS_CONFIG
-					      ? tdr_metric_field(attr.config)
-					      : -1;
-	}
-	td->mode = TDREGION_TOPDOWN |
-		   (try_rdpmc(td, pmu->name, flags) ? TDREGION_READ : TDREGION_RDPMC);
+	if (open_set(td, pmu->name, flags))
+		goto out;
+	td->mode |= TDREGION_TOPDOWN;
 	if (cpu->nr_pmus > 1) {
 		size_t n = strlen(td->why);
 
@@ -202,6 +233,7 @@ static void open_software(struct tdregion *td)
 
 TDR_VISIBLE struct tdregion *tdregion_open(unsigned int flags)
 {
+	const char *members = getenv("TDREGION_TEST_MEMBERS");
 	struct tdregion *td = calloc(1, sizeof(*td));
 
 	if (!td)
@@ -214,7 +246,7 @@ TDR_VISIBLE struct tdregion *tdregion_open(unsigned int flags)
 	td->reset_slots = TDR_RESET_SLOTS;
 	if (flags & TDREGION_OPEN_SOFTWARE)
 		snprintf(td->why, sizeof(td->why), "no TopDown: TDREGION_OPEN_SOFTWARE asked for");
-	else if (!open_model(td, flags))
+	else if (members && *members ? !open_members(td, members, flags) : !open_model(td, flags))
 		return td;
 	open_software(td);
 	return td;
