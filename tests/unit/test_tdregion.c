@@ -89,6 +89,32 @@ static void test_pmc_and_delta(void **state)
 	assert_int_equal(d[0], 7);
 }
 
+/* The page's TSC to ns conversion, against the same done in 128 bits. */
+static void test_page_ns(void **state)
+{
+	const struct {
+		__u64 cyc, offset;
+		__u32 mult;
+		__u16 shift;
+	} v[] = {
+		{ 1000, 0, 1 << 10, 10 },			       /* 1 GHz: 1 ns per cycle */
+		{ 3000000000ULL, 5, 699050667, 31 },		       /* 3 GHz */
+		{ 0xfedcba9876543210ULL, -1000000ULL, 349525333, 30 }, /* past 2^64 before >> */
+		{ 0x123456789ULL, 42, 0x7fffffff, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		__u64 want = v[i].offset +
+			     (__u64)(((unsigned __int128)v[i].cyc * v[i].mult) >> v[i].shift);
+
+		assert_true(tdr_page_ns(v[i].cyc, v[i].offset, v[i].mult, v[i].shift, false, 0,
+					0) == want);
+	}
+	/* A 32-bit TSC that wrapped since time_cycles: counted on from it, not from 0. */
+	assert_true(tdr_page_ns(0x10, 0, 1, 0, true, 0xfffffff0ULL, 0xffffffffULL) ==
+		    0xfffffff0ULL + 0x20);
+}
+
 /* A core PMU "cpu" with the kernel's slots and topdown-* encodings. */
 static struct core_pmu *intel_pmu(void)
 {
@@ -317,9 +343,8 @@ static void test_sapphirerapids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fields),
-		cmocka_unit_test(test_pmc_and_delta),
-		cmocka_unit_test(test_icelake),
+		cmocka_unit_test(test_fields),	       cmocka_unit_test(test_pmc_and_delta),
+		cmocka_unit_test(test_page_ns),	       cmocka_unit_test(test_icelake),
 		cmocka_unit_test(test_sapphirerapids),
 	};
 

@@ -33,6 +33,19 @@ __u64 tdr_pmc_count(__s64 offset, __u64 pmc, unsigned int width)
 	return (__u64)(offset + v);
 }
 
+__u64 tdr_page_ns(__u64 cyc, __u64 time_offset, __u32 time_mult, __u16 time_shift, bool short_tsc,
+		  __u64 time_cycles, __u64 time_mask)
+{
+	__u64 quot, rem;
+
+	if (short_tsc)
+		cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+	/* cyc * mult >> shift without overflowing: whole and fractional parts. */
+	quot = cyc >> time_shift;
+	rem = cyc & (((__u64)1 << time_shift) - 1);
+	return time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
+}
+
 bool tdr_delta(const __u64 *end, const __u64 *begin, __u64 *out, int n)
 {
 	for (int i = 0; i < n; i++)

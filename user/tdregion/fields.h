@@ -41,6 +41,15 @@ static inline __u64 tdr_pmc_raw(__u64 pmc, unsigned int width)
 	return width && width < 64 ? pmc & ((1ULL << width) - 1) : pmc;
 }
 
+/*
+ * The ns since a page's time_enabled/time_running were written, at TSC
+ * @cyc, from the page's time_offset, time_mult and time_shift (and, with
+ * cap_user_time_short, @time_cycles and @time_mask: a TSC narrower than
+ * 64 bits), as the comment in linux/perf_event.h computes it.
+ */
+__u64 tdr_page_ns(__u64 cyc, __u64 time_offset, __u32 time_mult, __u16 time_shift, bool short_tsc,
+		  __u64 time_cycles, __u64 time_mask);
+
 /* Where group @g's enabled time is in a snapshot of @set (running is the next). */
 static inline int tdr_times_at(const struct counter_set *set, int g)
 {

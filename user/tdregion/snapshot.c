@@ -41,17 +41,11 @@ static inline __u64 rdtsc(void)
 }
 #endif
 
-/* The time since the page's last update, ns (cap_user_time), as perf_event.h computes it. */
+/* The time since the page's last update, ns (cap_user_time). */
 static __u64 page_time_delta(const volatile struct perf_event_mmap_page *p)
 {
-	__u64 cyc = rdtsc(), quot, rem;
-	unsigned int shift = p->time_shift;
-
-	if (p->cap_user_time_short)
-		cyc = p->time_cycles + ((cyc - p->time_cycles) & p->time_mask);
-	quot = cyc >> shift;
-	rem = cyc & (((__u64)1 << shift) - 1);
-	return p->time_offset + quot * p->time_mult + ((rem * p->time_mult) >> shift);
+	return tdr_page_ns(rdtsc(), p->time_offset, p->time_mult, p->time_shift,
+			   p->cap_user_time_short, p->time_cycles, p->time_mask);
 }
 
 /*
