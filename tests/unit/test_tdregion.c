@@ -115,6 +115,21 @@ static void test_page_ns(void **state)
 		    0xfffffff0ULL + 0x20);
 }
 
+/* rdpmc only when every counter's page allows it, not the leader's alone. */
+static void test_rdpmc_allowed(void **state)
+{
+	static struct perf_event_mmap_page page[3];
+	struct perf_event_mmap_page *pages[3] = { &page[0], &page[1], &page[2] };
+
+	for (int i = 0; i < 3; i++)
+		page[i].cap_user_rdpmc = 1;
+	assert_int_equal(tdr_first_without_rdpmc(pages, 3), -1);
+	page[2].cap_user_rdpmc = 0;
+	assert_int_equal(tdr_first_without_rdpmc(pages, 3), 2);
+	page[0].cap_user_rdpmc = 0;
+	assert_int_equal(tdr_first_without_rdpmc(pages, 3), 0);
+}
+
 /* A core PMU "cpu" with the kernel's slots and topdown-* encodings. */
 static struct core_pmu *intel_pmu(void)
 {
@@ -343,9 +358,9 @@ static void test_sapphirerapids(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fields),	       cmocka_unit_test(test_pmc_and_delta),
-		cmocka_unit_test(test_page_ns),	       cmocka_unit_test(test_icelake),
-		cmocka_unit_test(test_sapphirerapids),
+		cmocka_unit_test(test_fields),	cmocka_unit_test(test_pmc_and_delta),
+		cmocka_unit_test(test_page_ns), cmocka_unit_test(test_rdpmc_allowed),
+		cmocka_unit_test(test_icelake), cmocka_unit_test(test_sapphirerapids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

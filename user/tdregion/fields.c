@@ -46,6 +46,14 @@ __u64 tdr_page_ns(__u64 cyc, __u64 time_offset, __u32 time_mult, __u16 time_shif
 	return time_offset + quot * time_mult + ((rem * time_mult) >> time_shift);
 }
 
+int tdr_first_without_rdpmc(struct perf_event_mmap_page *const *pages, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!pages[i]->cap_user_rdpmc)
+			return i;
+	return -1;
+}
+
 bool tdr_delta(const __u64 *end, const __u64 *begin, __u64 *out, int n)
 {
 	for (int i = 0; i < n; i++)

@@ -50,6 +50,13 @@ static inline __u64 tdr_pmc_raw(__u64 pmc, unsigned int width)
 __u64 tdr_page_ns(__u64 cyc, __u64 time_offset, __u32 time_mult, __u16 time_shift, bool short_tsc,
 		  __u64 time_cycles, __u64 time_mask);
 
+/*
+ * The first of @n mmap'd pages whose counter may not be read with rdpmc
+ * (cap_user_rdpmc 0), or -1 if every one may: rdpmc on the group only
+ * then, since a counter without it would be read as a stale offset.
+ */
+int tdr_first_without_rdpmc(struct perf_event_mmap_page *const *pages, int n);
+
 /* Where group @g's enabled time is in a snapshot of @set (running is the next). */
 static inline int tdr_times_at(const struct counter_set *set, int g)
 {

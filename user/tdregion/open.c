@@ -106,10 +106,11 @@ static int try_rdpmc(struct tdregion *td, const char *pmu, unsigned int flags)
 		}
 		td->page[i] = p;
 	}
-	if (!td->page[0]->cap_user_rdpmc) {
+	n = tdr_first_without_rdpmc(td->page, td->set.nr);
+	if (n >= 0) {
 		snprintf(td->why, sizeof(td->why),
 			 "read(): the kernel does not allow rdpmc on %s (cap_user_rdpmc 0)",
-			 td->set.name[0]);
+			 td->set.name[n]);
 		return -1;
 	}
 	snprintf(td->why, sizeof(td->why), "rdpmc");
