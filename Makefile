@@ -7,6 +7,7 @@
 #   make test-tools the tests of tools/tdtrace-plot only (also in make test)
 #   make install    tdtrace, tdtrace-plot, man pages, completion into PREFIX
 #                   (/usr/local), under DESTDIR if set; make uninstall
+#   make install-tdregion  libtdregion (.a, .so) and <tdtrace/tdregion.h> into PREFIX
 #   make deb-check  build the .deb (debian/) in /tmp, unpack, run, lintian
 #   make sanitize   the tests again, built with ASan + UBSan in build/asan
 #   make valgrind   the unit tests under valgrind
@@ -38,12 +39,12 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Iinclud
 # make no libbpf calls and are what unit tests link; tracer/ drives BPF;
 # replay/ is "tdtrace report", recorded lines decoded again; exporter/ is
 # the HTTP side of --listen (libmicrohttpd), outside the unit tests' set.
-USER_DIRS := cli host model tracer output replay exporter
+USER_DIRS := cli host model tracer output replay exporter tdregion
 PURE_SRCS := $(wildcard $(patsubst %,user/%/*.c,cli host model output replay))
 TRACER_SRCS := $(wildcard user/tracer/*.c user/exporter/*.c)
 PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
 LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))
-USER_HDRS := $(wildcard user/*/*.h)
+USER_HDRS := $(filter-out user/tdregion/%,$(wildcard user/*/*.h))
 SKEL := $(OUTPUT)/tdtrace.skel.h
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -52,13 +53,13 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man hwcheck run check test unit integration sanitize sanitize-tests valgrind fuzz bench soak arm64 \
+.PHONY: all man hwcheck run check test unit integration tdregion install-tdregion uninstall-tdregion sanitize sanitize-tests valgrind fuzz bench soak arm64 \
 	deps deps-arm64 clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
 MAKEFLAGS += --no-print-directory
 
-all: $(OUTPUT)/tdtrace $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
+all: $(OUTPUT)/tdtrace $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion $(TDREGION_LIBS)
 
 # The man page and completion are made from the option table, as --help is.
 # Dated by the last commit, so that a rebuild gives the same page.
@@ -75,7 +76,10 @@ man: $(OUTPUT)/tdtrace.8 $(OUTPUT)/tdtrace.bash-completion
 # against perf stat -M on the same workloads (tests/hw/hwcheck.py).
 $(OUTPUT)/hw-workload: tests/hw/workload.c | $(OUTPUT)
 	$(CC) -O1 -Wall -o $@ $<
-hwcheck: deps $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload
+# The same workloads inside one libtdregion region (the region case).
+$(OUTPUT)/hw-region: tests/hw/region.c tests/hw/workload.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
+	$(CC) -O1 -Wall -Iinclude -Itests/hw -o $@ $< $(OUTPUT)/libtdregion.a -lm
+hwcheck: deps $(OUTPUT)/tdtrace $(OUTPUT)/hw-workload $(OUTPUT)/hw-region
 	OUTPUT=$(OUTPUT) python3 tests/hw/hwcheck.py
 
 $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
@@ -101,6 +105,46 @@ $(OUTPUT)/user/%.o: user/%.c $(USER_HDRS) include/tdtrace.h | $(patsubst %,$(OUT
 
 $(OUTPUT)/tdtrace: $(OUTPUT)/user/tdtrace.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $^ $(LDFLAGS) $(LDLIBS) -o $@
+
+# libtdregion (include/tdtrace/tdregion.h, README "libtdregion"): user/tdregion/
+# and the pure layer it discovers and decodes with, built -fPIC in $(OUTPUT)/pic;
+# only the tdregion_* functions are exported from the shared library.
+TDREGION_PURE := host/pmu cli/say model/cpu_name model/pmu_desc model/models model/models_intel \
+	model/models_amd model/models_arm64 model/models_no_topdown model/counters model/decode \
+	model/decoder model/expr model/counts
+TDREGION_OBJS := $(patsubst user/%.c,$(OUTPUT)/pic/user/%.o,$(wildcard user/tdregion/*.c)) \
+	$(patsubst %,$(OUTPUT)/pic/user/%.o,$(TDREGION_PURE))
+TDREGION_LIBS := $(OUTPUT)/libtdregion.a $(OUTPUT)/libtdregion.so.0 $(OUTPUT)/libtdregion.so
+
+$(OUTPUT)/pic/user/%.o: user/%.c $(USER_HDRS) $(wildcard user/tdregion/*.h) include/tdtrace.h \
+	include/tdtrace/tdregion.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(OUTPUT)/libtdregion.a: $(TDREGION_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(OUTPUT)/libtdregion.so.0: $(TDREGION_OBJS)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libtdregion.so.0 -Wl,--no-undefined $^ $(LDFLAGS) -lm -o $@
+
+$(OUTPUT)/libtdregion.so: $(OUTPUT)/libtdregion.so.0
+	ln -sf libtdregion.so.0 $@
+
+tdregion: $(TDREGION_LIBS)
+
+# Its fallback test, one source linked twice: the static and the shared library.
+TDREGION_TESTS := $(OUTPUT)/tests/tdregion_static $(OUTPUT)/tests/tdregion_shared
+$(OUTPUT)/tests/tdregion_static: tests/integration/tdregion_fallback.c $(OUTPUT)/libtdregion.a | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< $(OUTPUT)/libtdregion.a $(LDFLAGS) -lcmocka -lm -o $@
+
+$(OUTPUT)/tests/tdregion_shared: tests/integration/tdregion_fallback.c $(OUTPUT)/libtdregion.so | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -L$(OUTPUT) -Wl,-rpath,'$$ORIGIN/..' -ltdregion $(LDFLAGS) -lcmocka -lm -o $@
+
+# test_tdregion: the pure layer and libtdregion's arithmetic.
+$(OUTPUT)/user/tdregion/fields.o: user/tdregion/fields.h
+$(OUTPUT)/tests/test_tdregion: tests/unit/test_tdregion.c user/tdregion/fields.h $(PURE_OBJS) \
+	$(OUTPUT)/user/tdregion/fields.o | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests $< $(PURE_OBJS) $(OUTPUT)/user/tdregion/fields.o $(LDFLAGS) -lm -lcmocka -ljansson -o $@
 
 # Unit tests link the pure objects, without libbpf; integration tests drive build/tdtrace.
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(PURE_OBJS) | $(OUTPUT)/tests
@@ -148,12 +192,17 @@ $(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
 $(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
 
+# libtdregion's cost per begin/end pair, in each read mode there is here.
+$(OUTPUT)/tdregion-bench: bench/tdregion.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
+	$(CC) $(CFLAGS) $< $(OUTPUT)/libtdregion.a $(LDFLAGS) -lm -o $@
+
 # Crowds for the user-space part: CPU, RSS and drops at each size (issue 16).
 BENCH_TASKS ?= 1000 10000 30000
 
 bench: deps
-	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks
+	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks $(OUTPUT)/tdregion-bench
 	bench/run.sh
+	$(OUTPUT)/tdregion-bench
 	for n in $(BENCH_TASKS); do TASKS=$$n CGROUPS=$$((n / 10)) bench/userspace.sh || exit 1; done
 	bench/versus.sh
 
@@ -162,8 +211,8 @@ soak: deps
 	$(MAKE) $(OUTPUT)/tdtrace
 	bench/soak.sh
 
-unit: $(UNIT_TESTS)
-	tests/run.sh $(UNIT_TESTS)
+unit: $(UNIT_TESTS) $(TDREGION_TESTS)
+	tests/run.sh $(UNIT_TESTS) $(TDREGION_TESTS)
 
 integration: $(OUTPUT)/tdtrace $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS)
 	tests/run.sh $(INTEG_TESTS) $(FAULT_TESTS)
@@ -178,10 +227,10 @@ TOOL_TESTS := tests/tools/test_plot.sh tests/tools/test_plot_reader.py \
 	tests/tools/test_plot_memory.py tests/tools/test_unit.sh tests/tools/test_perf_formulas.py \
 	tests/tools/test_check_formulas.py tests/tools/test_check_encodings.py \
 	tests/tools/test_arm64.sh \
-	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py \
+	tests/hw/test_hwcheck.sh tests/tools/test_dashboard.py tests/tools/test_tdregion_install.py \
 	tests/deploy/test_manifests.py tests/deploy/test_image.py
 
-test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload \
+test-tools: $(OUTPUT)/tdtrace $(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region $(TDREGION_LIBS) \
 	$(OUTPUT)/tests/synth_exposition
 	tests/run.sh $(TOOL_TESTS)
 
@@ -191,8 +240,9 @@ deb-check:
 	tests/run.sh tests/tools/test_deb.sh
 
 test: $(OUTPUT)/tdtrace $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TEST_HELPERS) \
-	$(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/tests/synth_exposition
-	tests/run.sh $(UNIT_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
+	$(OUTPUT)/mkdoc $(OUTPUT)/hw-workload $(OUTPUT)/hw-region $(OUTPUT)/tests/synth_exposition \
+	$(TDREGION_TESTS)
+	tests/run.sh $(UNIT_TESTS) $(TDREGION_TESTS) $(INTEG_TESTS) $(FAULT_TESTS) $(TOOL_TESTS)
 
 # make sanitize: user space (not the BPF object) with ASan + UBSan in its own
 # OUTPUT, then unit and integration tests against it. Every report goes to a
@@ -289,6 +339,9 @@ bashcompdir ?= $(prefix)/share/bash-completion/completions
 # under the prefix) and its Prometheus recording rules.
 unitdir ?= $(prefix)/lib/systemd/system
 datadir ?= $(prefix)/share/tdtrace
+# libtdregion and its header, <tdtrace/tdregion.h>.
+libdir ?= $(prefix)/lib
+includedir ?= $(prefix)/include
 INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
@@ -307,6 +360,20 @@ install: all
 # Only the files install wrote; the directories may hold others' files.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# libtdregion apart from tdtrace (the package installs tdtrace alone, see
+# debian/rules): the header as <tdtrace/tdregion.h>, both libraries.
+TDREGION_INSTALLED := $(includedir)/tdtrace/tdregion.h $(libdir)/libtdregion.a \
+	$(libdir)/libtdregion.so.0 $(libdir)/libtdregion.so
+
+install-tdregion: $(TDREGION_LIBS)
+	$(INSTALL) -D -m 0644 include/tdtrace/tdregion.h $(DESTDIR)$(includedir)/tdtrace/tdregion.h
+	$(INSTALL) -D -m 0644 $(OUTPUT)/libtdregion.a $(DESTDIR)$(libdir)/libtdregion.a
+	$(INSTALL) -D -m 0755 $(OUTPUT)/libtdregion.so.0 $(DESTDIR)$(libdir)/libtdregion.so.0
+	ln -sf libtdregion.so.0 $(DESTDIR)$(libdir)/libtdregion.so
+
+uninstall-tdregion:
+	rm -f $(addprefix $(DESTDIR),$(TDREGION_INSTALLED))
 
 # The README's two commands.
 run: deps

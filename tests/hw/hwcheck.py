@@ -27,6 +27,9 @@ Then, with HWCHECK_LIVE (the default), the counting path's own cases
    to be UOP_DROPPING-heavy yet: mem stands in).
 5. Three copies of a load pinned to one CPU, tdtrace -t against perf on
    one copy, with the PMU's multiplexing interval at 1 and 16 ms.
+6. libtdregion (issue 24 part 3): the alu and branch loops inside one
+   region (tests/hw/region.c), under perf stat -M <level 1 group>: the
+   region's level 1, read in the process, within 1 point of perf's.
 
 Without a TopDown PMU (a VM, an unknown CPU) it says so and exits 0:
 nothing could be checked. Exit 1 on any failure.
@@ -41,6 +44,7 @@ import sys
 BUILD = os.environ.get("OUTPUT", "build")
 TDTRACE = os.path.join(BUILD, "tdtrace")
 WORKLOAD = os.path.join(BUILD, "hw-workload")
+REGION = os.path.join(BUILD, "hw-region")
 SECONDS = os.environ.get("HWCHECK_SECONDS", "2")
 # For tests/hw/test_hwcheck.sh: a fake machine and a fake perf.
 PROBE_ARGS = os.environ.get("HWCHECK_PROBE_ARGS", "").split()
@@ -69,10 +73,13 @@ def bare(event):
     return event.split(":")[0]
 
 
-def perf_stat(groups, kind):
-    p = run([PERF, "stat", "-j", "-M", groups, "--", WORKLOAD, kind, SECONDS])
+def perf_stat(groups, kind, prog=WORKLOAD, stdout=None):
+    """perf's counts and metrics for @prog @kind; its own output appended to @stdout."""
+    p = run([PERF, "stat", "-j", "-M", groups, "--", prog, kind, SECONDS])
     if p.returncode != 0:
         raise RuntimeError(f"perf stat -M {groups} failed: {p.stderr.strip()[:300]}")
+    if stdout is not None:
+        stdout.append(p.stdout)
     counts, metrics = {}, {}
     for line in p.stderr.splitlines():
         try:
@@ -224,6 +231,26 @@ def case_pinned(pmu):
     return failed
 
 
+def case_region(pmu):
+    """6: libtdregion's level 1 for a region against perf stat on the same run, 1 point."""
+    failed = 0
+    level1 = pmu["perf_groups"].split(",")[0]
+    for kind in ("alu", "branch"):
+        out = []
+        _, want = perf_stat(level1, kind, prog=REGION, stdout=out)
+        got = json.loads(out[0].strip().splitlines()[-1])
+        print(f"  region {kind}: libtdregion {got['mode']} ({got['why']})")
+        if got["level"] < 1:
+            print(f"  region {kind}: FAIL: no TopDown from libtdregion on a TopDown PMU")
+            failed += 1
+            continue
+        for name in sorted(want):
+            node = name[4:] if name.startswith("tma_") else name
+            if node in got:
+                failed += near(f"region {kind}", name, want[name], got[node], 1.0)
+    return failed
+
+
 def main():
     pr = probe()
     pmus = [p for p in pr.get("pmus", []) if p.get("model")]
@@ -274,7 +301,7 @@ def main():
                 print(f"  {kind}: FAIL: no metric of perf's matched one of tdtrace's")
                 failed += 1
         if LIVE:
-            for case in (case_watchdog, case_members, case_pinned):
+            for case in (case_watchdog, case_members, case_pinned, case_region):
                 try:
                     failed += case(pmu)
                 except (RuntimeError, OSError, ValueError) as e:

@@ -119,6 +119,30 @@ else
 	fail arm64_formulas_agree "$(cat "$tmp/out")"
 fi
 
+# The region case (6) here, where libtdregion has no PMU: a perf that runs
+# the program and prints perf's level 1. libtdregion's CPU-time-only result
+# must fail the case, never pass it (hwcheck runs it only on TopDown hardware).
+cat >"$tmp/perf-run" <<'EOS'
+#!/bin/sh
+while [ "$1" != -- ]; do shift; done
+shift
+"$@" || exit
+echo '{"counter-value" : "1000.000000", "event" : "TOPDOWN.SLOTS", "metric-value" : "40.000000", "metric-unit" : "%  tma_retiring"}' >&2
+EOS
+chmod +x "$tmp/perf-run"
+if [ -x "$OUTPUT/hw-region" ]; then
+	out_dir=$(cd "$OUTPUT" && pwd)
+	if ! (cd tests/hw && PYTHONDONTWRITEBYTECODE=1 OUTPUT=$out_dir HWCHECK_PERF=$tmp/perf-run HWCHECK_SECONDS=0.01 \
+		python3 -c 'import sys, hwcheck; sys.exit(hwcheck.case_region({"perf_groups": "TopdownL1"}))') \
+		>"$tmp/out" 2>&1 && grep -q 'region alu: FAIL: no TopDown from libtdregion' "$tmp/out"; then
+		ok region_without_topdown_fails
+	else
+		fail region_without_topdown_fails "$(cat "$tmp/out")"
+	fi
+else
+	echo "test_hwcheck: region_without_topdown_fails skipped: build $OUTPUT/hw-region first"
+fi
+
 n=$(echo "$failed" | wc -w)
 echo "[  PASSED  ] $passed test(s)."
 if [ "$n" != 0 ]; then
