@@ -46,6 +46,8 @@ PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(PURE_SRCS))
 LIB_OBJS := $(PURE_OBJS) $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACER_SRCS))
 USER_HDRS := $(filter-out user/tdregion/%,$(wildcard user/*/*.h))
 SKEL := $(OUTPUT)/tdtrace.skel.h
+# libtdregion (user/tdregion/): a program's own regions, read in the process.
+TDREGION_LIBS := $(OUTPUT)/libtdregion.a $(OUTPUT)/libtdregion.so.0 $(OUTPUT)/libtdregion.so
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_*.c))
 INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/test_*.c))
@@ -114,7 +116,6 @@ TDREGION_PURE := host/pmu cli/say model/cpu_name model/pmu_desc model/models mod
 	model/decoder model/expr model/counts
 TDREGION_OBJS := $(patsubst user/%.c,$(OUTPUT)/pic/user/%.o,$(wildcard user/tdregion/*.c)) \
 	$(patsubst %,$(OUTPUT)/pic/user/%.o,$(TDREGION_PURE))
-TDREGION_LIBS := $(OUTPUT)/libtdregion.a $(OUTPUT)/libtdregion.so.0 $(OUTPUT)/libtdregion.so
 
 $(OUTPUT)/pic/user/%.o: user/%.c $(USER_HDRS) $(wildcard user/tdregion/*.h) include/tdtrace.h \
 	include/tdtrace/tdregion.h
