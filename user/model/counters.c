@@ -342,7 +342,13 @@ bool counters_leads(const struct counter_set *set, int i)
 
 int counters_nr_groups(const struct counter_set *set)
 {
-	return set->nr ? set->group[set->nr - 1] + 1 : 0;
+	int most = -1;
+
+	/* The highest index: a re-planned set's groups need not come in order (replan.h). */
+	for (int i = 0; i < set->nr; i++)
+		if (set->group[i] > most)
+			most = set->group[i];
+	return most + 1;
 }
 
 void counters_cgroup_switches(struct counter_set *set)

@@ -101,6 +101,10 @@ int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int c
 	if (!g->fd || cpu >= g->nr_cpus)
 		return -ENODEV;
 	close_cpu(g, cpu);
+	/* The same set after hotplug; a re-planned one (model/replan.h) may lead elsewhere. */
+	g->nr_counters = set->nr;
+	for (int role = 0; role < TD_MAX_COUNTERS; role++)
+		g->leads[role] = role < set->nr && counters_leads(set, role);
 	e = open_cpu(g, set, cpu, &event);
 	if (e) {
 		snprintf(why_not, len, "failed to open %s: %s", event, why(e));

@@ -26,8 +26,9 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 		    int nr_cpus, FILE *err);
 
 /*
- * A CPU that came back online: close whatever @g holds for @cpu, open
- * @set there afresh and start it. 0, or -errno with the reason in
+ * A CPU that came back online, or whose PMU was re-planned: close whatever
+ * @g holds for @cpu, open @set there afresh and start it (@set's leaders
+ * become @g's: every CPU of @g is to open @set). 0, or -errno with the reason in
  * @why_not (-ENODEV: @g opened on no CPU at all).
  */
 int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int cpu, char *why_not,
