@@ -395,7 +395,11 @@ static void test_replan_watchdog_on(void **state)
 					    "level 2 in 4 groups of 17");
 		assert_int_equal(r.nr, 1);
 		assert_int_equal(r.pmu[0], 0);
-		assert_int_equal(r.set[0].level, 1);
+		/* The run's records keep level 2's shape; no level-2 event is opened. */
+		assert_int_equal(r.set[0].level, 2);
+		for (int e = 0; e < r.set[0].model->nr_events; e++)
+			assert_int_equal(r.set[0].opened[e],
+					 !(r.set[0].model->events[e].flags & MODEL_EV_L2));
 		assert_int_equal(r.set[0].nr, 9);
 		assert_int_equal(r.set[0].nr_groups, 3);
 		assert_same_columns(&r.set[0], &was);
@@ -411,10 +415,10 @@ static void test_replan_watchdog_on(void **state)
 		assert_int_equal(r.times_from[0][1], 1);
 		assert_int_equal(r.times_from[0][2], 0);
 		assert_int_equal(r.times_from[0][3], -1);
-		assert_false(fx->p.pmus[0].counters.level == 1); /* pure: the plan is untouched */
+		assert_int_equal(fx->p.pmus[0].counters.nr, 17); /* pure: the plan is untouched */
 
 		replan_apply(&r, &fx->p);
-		assert_int_equal(fx->p.pmus[0].counters.level, 1);
+		assert_int_equal(fx->p.pmus[0].counters.nr, 9);
 		/* Off again: level 2 has no columns left in this run. */
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 0, &r),
 				 REPLAN_RESTART);
@@ -576,7 +580,7 @@ static void test_replan_carry(void **state)
 /*
  * Decoded with the switched set, a count of the run says level 1 only:
  * level 2 is null (NaN), never a number from counts that do not cover
- * the run.
+ * the run, and still there: the run's records keep their keys.
  */
 static void test_replan_level2_null(void **state)
 {
@@ -599,15 +603,18 @@ static void test_replan_level2_null(void **state)
 		c.enabled_ns[g] = c.running_ns[g] = 1000;
 	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
 	td_decode(&d, &c, &m);
-	assert_int_equal(m.level, 1);
+	assert_int_equal(m.level, 2);
 	assert_true(m.valid);
 	assert_false(isnan(m.l1[TD_L1_RETIRING]));
 	for (int i = 0; i < TD_NR_L2; i++)
 		assert_true(isnan(m.l2[i]));
-	/* Nor in JSON's metrics by perf's name: each level-2 metric is null. */
+	/* Nor in JSON's metrics by perf's name: each level-2 metric is there, null. */
 	for (int i = 0; i < fx->p.pmus[0].counters.model->nr_metrics; i++)
-		if (fx->p.pmus[0].counters.model->metrics[i].level == 2)
+		if (fx->p.pmus[0].counters.model->metrics[i].level == 2) {
+			print_message("%s: %f\n", fx->p.pmus[0].counters.model->metrics[i].name,
+				      m.value[i]);
 			assert_true(isnan(m.value[i]));
+		}
 	fx_free(fx);
 
 	/* AMD: smt_contention, no longer opened, is null; the rest is counted. */

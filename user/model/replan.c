@@ -77,7 +77,7 @@ static bool remap(const struct counter_set *n, const struct counter_set *c, cons
 	group_indices(n, c, slot_of, idx, times_from);
 	memset(r, 0, sizeof(*r));
 	r->model = n->model;
-	r->level = n->level;
+	r->level = c->level; /* the run's records keep their shape: see replan.h */
 	memcpy(r->left_out, n->left_out, sizeof(r->left_out));
 	for (int j = 0; j < n->nr; j++) {
 		int s = slot_of[n->event[j]];
@@ -114,6 +114,7 @@ static void compact(const struct counter_set *n, const struct counter_set *c, co
 		    struct counter_set *r, signed char *times_from, signed char *from_slot)
 {
 	*r = *n;
+	r->level = c->level;
 	memset(times_from, -1, TD_MAX_GROUPS);
 	for (int j = 0; j < n->nr; j++) {
 		from_slot[j] = slot_of[n->event[j]];
@@ -143,6 +144,19 @@ static bool all_have_slots(const struct counter_set *n, const int *slot_of)
 	return true;
 }
 
+/* The level @set counts: 1 where a level-2 event it needs is not opened (a switched set). */
+static int counted_level(const struct counter_set *set)
+{
+	const struct pmu_model *m = set->model;
+
+	for (int i = 0; m && set->level > 1 && i < m->nr_events; i++)
+		if ((m->events[i].flags & MODEL_EV_L2) &&
+		    !(m->events[i].flags & (MODEL_EV_OPTIONAL | MODEL_EV_CORRECTION)) &&
+		    !set->opened[i])
+			return 1;
+	return set->level;
+}
+
 static void say_change(struct replan *r, const char *pmu, const struct counter_set *is,
 		       const struct counter_set *was)
 {
@@ -151,8 +165,8 @@ static void say_change(struct replan *r, const char *pmu, const struct counter_s
 	snprintf(r->what + n, sizeof(r->what) - n,
 		 "%s%s: level %d in %d groups of %d counters instead of level %d in %d groups "
 		 "of %d",
-		 n ? "; " : "", pmu, is->level, is->nr_groups, is->nr, was->level, was->nr_groups,
-		 was->nr);
+		 n ? "; " : "", pmu, counted_level(is), is->nr_groups, is->nr, counted_level(was),
+		 was->nr_groups, was->nr);
 }
 
 enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pmus *cpu,

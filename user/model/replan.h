@@ -22,6 +22,11 @@ enum replan_verdict {
 struct replan {
 	int nr;		      /* PMUs whose counters change */
 	int pmu[TD_MAX_PMUS]; /* each one's index in the plan */
+	/*
+	 * Each one's new set. Its level stays the run's, so that the run's
+	 * records keep their keys: a metric whose events it no longer opens
+	 * (level 2 on Skylake) is null, not gone.
+	 */
 	struct counter_set set[TD_MAX_PMUS];
 	/*
 	 * For each group of the new set, the run's group whose times its
@@ -31,8 +36,8 @@ struct replan {
 	signed char times_from[TD_MAX_PMUS][TD_MAX_GROUPS];
 	/* For each slot of the new set, the run's slot its counts so far are in. */
 	signed char from_slot[TD_MAX_PMUS][TD_MAX_COUNTERS];
-	char what[300]; /* "cpu: level 1 in 3 groups of 9 counters instead of level 2 in 4 groups of
-			   17" */
+	/* "cpu: level 1 in 3 groups of 9 counters instead of level 2 in 4 groups of 17" */
+	char what[300];
 };
 
 /*
