@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include "model/counters.h"
 
+/* Room for "CPU n: failed to open EVENT: why", the longest reason (EOPNOTSUPP's) whole. */
+#define CPU_GROUPS_WHY 320
+
 struct cpu_groups {
-	int nr_cpus;		     /* possible CPUs: td_counters' stride */
-	int nr_counters;	     /* per CPU, all groups */
-	int *fd;		     /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
-	bool leads[TD_MAX_COUNTERS]; /* the counter leads its group (counter_set.group) */
-	int nr_open;		     /* CPUs whose whole group is open */
-	char first_failure[160];     /* "CPU n: failed to open EVENT: why", or "" */
+	int nr_cpus;			    /* possible CPUs: td_counters' stride */
+	int nr_counters;		    /* per CPU, all groups */
+	int *fd;			    /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
+	bool leads[TD_MAX_COUNTERS];	    /* the counter leads its group (counter_set.group) */
+	int nr_open;			    /* CPUs whose whole group is open */
+	char first_failure[CPU_GROUPS_WHY]; /* "CPU n: failed to open EVENT: why", or "" */
 };
 
 /*

@@ -456,7 +456,7 @@ static void came_online(struct tracer *tr, const struct plan *p, int cpu)
 	static const struct td_layout off;
 	int k = tr->pmu_of[cpu], map_fd = bpf_map__fd(tr->skel->maps.td_counters);
 	const struct counter_set *set;
-	char why[160] = "";
+	char why[CPU_GROUPS_WHY] = "";
 	int err;
 
 	if (k < 0)
@@ -538,7 +538,7 @@ static int replan_cpu(struct tracer *tr, int k, int cpu, const struct counter_se
 	static const struct td_layout off;
 	int map_fd = bpf_map__fd(tr->skel->maps.td_counters);
 	__u32 stride = tr->skel->rodata->nr_cpu_ids;
-	char why[160] = "";
+	char why[CPU_GROUPS_WHY] = "";
 	struct td_layout l;
 	int err = relayout(tr, cpu, &off);
 
