@@ -465,6 +465,18 @@ static void test_replan_watchdog_off(void **state)
 	assert_int_equal(plan(skx), 0);
 	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
 			 REPLAN_SAME);
+	/* Tests' stand-in (--test-replan): software members, still a software set. */
+	skx->o.test_members = "context-switches,page-faults/cpu-migrations";
+	skx->o.test_replan = "context-switches/page-faults";
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
+			 REPLAN_SAME);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_SWITCH);
+	assert_true(r.set[0].software);
+	assert_int_equal(r.set[0].nr, 3);
+	assert_true(counters_leads(&r.set[0], 2)); /* page-faults in a group of its own */
+	assert_string_equal(r.set[0].name[2], "page-faults");
 	fx_free(skx);
 	fx_free(icl);
 	fx_free(zen);

@@ -321,6 +321,7 @@ int counters_software_members(struct counter_set *set, const char *list)
 		/* Members follow their leader; a leader starts disabled, as counter 0 does. */
 		set->attr[set->nr].disabled = leads;
 		set->group[set->nr] = group;
+		set->event[set->nr] = k; /* which event, as a model's index says (replan.c) */
 		set->direct[set->nr] = !leads && (known[k].current || forced);
 		set->name[set->nr++] = known[k].name;
 		if (forced && (leads || (p[len + 1] && p[len + 1] != ',' && p[len + 1] != '/')))

@@ -77,6 +77,7 @@ static bool remap(const struct counter_set *n, const struct counter_set *c, cons
 	group_indices(n, c, slot_of, idx, times_from);
 	memset(r, 0, sizeof(*r));
 	r->model = n->model;
+	r->software = n->software;
 	r->level = c->level; /* the run's records keep their shape: see replan.h */
 	memcpy(r->left_out, n->left_out, sizeof(r->left_out));
 	for (int j = 0; j < n->nr; j++) {
@@ -179,12 +180,22 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 	int slot_of[MODEL_MAX_EVENTS];
 
 	memset(r, 0, sizeof(*r));
-	if (o->software || watchdog_now < 0)
+	if (watchdog_now < 0 || (o->software && (!o->test_replan || !o->test_members)))
 		return REPLAN_SAME;
-	now = *cpu;
-	now.nmi_watchdog = watchdog_now;
-	if (plan_models(o, &now, online, &again, NULL))
-		return REPLAN_SAME; /* nothing to count with it: keep what counts */
+	if (o->software) {
+		/* Tests (--test-replan): software members stand in for a model's plans. */
+		memset(&again, 0, sizeof(again));
+		if (counters_software_members(&again.pmus[0].counters,
+					      watchdog_now == 1 ? o->test_replan : o->test_members))
+			return REPLAN_SAME;
+		strcpy(again.pmus[0].pmu, "software");
+		again.nr_pmus = 1;
+	} else {
+		now = *cpu;
+		now.nmi_watchdog = watchdog_now;
+		if (plan_models(o, &now, online, &again, NULL))
+			return REPLAN_SAME; /* nothing to count with it: keep what counts */
+	}
 	for (int i = 0; i < p->nr_pmus; i++) {
 		const struct counter_set *was = &p->pmus[i].counters, *is = NULL;
 		struct counter_set *to = &r->set[r->nr];
