@@ -37,6 +37,17 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * @stmt, then an empty asm on x: no compiler turns an if/else of these
+ * into a conditional move (at -O1 gcc made "branch" a cmovne: no branch
+ * left to mispredict). Any architecture: the asm has no instruction.
+ */
+#define KEEP(stmt)                                                                                 \
+	do {                                                                                       \
+		stmt;                                                                              \
+		__asm__ volatile("" : "+r"(x));                                                    \
+	} while (0)
+
 static uint64_t xorshift(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -99,28 +110,27 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "branch")) {
 		while (now() < end)
 			for (int i = 0; i < 1000000; i++)
-				if (xorshift(&seed) & 1) /* asm as in drop: a branch, not a cmov */
-					__asm__ volatile("add %1, %0" : "+r"(x) : "r"((uint64_t)i));
+				if (xorshift(&seed) & 1)
+					KEEP(x += i);
 				else
-					__asm__ volatile("xor %1, %0" : "+r"(x) : "r"((uint64_t)i));
+					KEEP(x ^= i);
 	} else if (!strcmp(argv[1], "drop")) {
-		/* Empty asm, different in each arm: the compiler keeps the branches (no cmov). */
 		while (now() < end)
 			for (int i = 0; i < 1000000; i++) {
 				uint64_t r = xorshift(&seed);
 
 				if (r & 1)
-					__asm__ volatile("add %1, %0" : "+r"(x) : "r"(r));
+					KEEP(x += r);
 				else
-					__asm__ volatile("xor %1, %0" : "+r"(x) : "r"(r));
+					KEEP(x ^= r);
 				if (r & 2)
-					__asm__ volatile("sub %1, %0" : "+r"(x) : "r"(r));
+					KEEP(x -= r);
 				else
-					__asm__ volatile("or %1, %0" : "+r"(x) : "r"(r));
+					KEEP(x |= r);
 				if (r & 4)
-					__asm__ volatile("and %1, %0" : "+r"(x) : "r"(r));
+					KEEP(x &= r);
 				else
-					__asm__ volatile("add %1, %0" : "+r"(x) : "r"(r >> 1));
+					KEEP(x += r >> 1);
 			}
 	} else if (!strcmp(argv[1], "icache")) {
 		while (now() < end)
