@@ -195,7 +195,7 @@ static void test_switch_in_place(void **state)
 	static const char *const kept[] = { "cpu-clock", "context-switches", "page-faults",
 					    "cpu-migrations", NULL };
 
-	run_switch("context-switches,page-faults/cpu-migrations,emulation-faults",
+	run_switch("context-switches,page-faults/cpu-migrations/emulation-faults",
 		   "context-switches/page-faults/cpu-migrations", kept, "emulation-faults");
 }
 

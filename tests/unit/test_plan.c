@@ -477,6 +477,11 @@ static void test_replan_watchdog_off(void **state)
 	assert_int_equal(r.set[0].nr, 3);
 	assert_true(counters_leads(&r.set[0], 2)); /* page-faults in a group of its own */
 	assert_string_equal(r.set[0].name[2], "page-faults");
+	/* A group more than the run keeps times for: restart. */
+	skx->o.test_members = "context-switches,page-faults";
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_RESTART);
 	fx_free(skx);
 	fx_free(icl);
 	fx_free(zen);

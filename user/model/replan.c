@@ -214,6 +214,12 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 		}
 		if (!remap(is, was, slot_of, to, r->times_from[r->nr], r->from_slot[r->nr]))
 			compact(is, was, slot_of, to, r->times_from[r->nr], r->from_slot[r->nr]);
+		if (to->nr > p->width.counters || to->nr_groups > p->width.groups) {
+			/* More groups than the run keeps times for (its BPF bounds, its counts). */
+			say_change(r, p->pmus[i].pmu, to, was);
+			v = REPLAN_RESTART;
+			continue;
+		}
 		if (same_slots(to, was))
 			continue;
 		say_change(r, p->pmus[i].pmu, to, was);

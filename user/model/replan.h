@@ -48,7 +48,8 @@ struct replan {
  * had where that leaves no gap and keeps each group's slots together
  * (Skylake-class), else in the new plan's own slots, the run's counts
  * moved along at the switch (r->from_slot; AMD). REPLAN_RESTART when the
- * new plan counts more than the run has columns for (level 2 again).
+ * new plan counts more than the run has columns for (level 2 again), or
+ * in more groups than the run keeps times for (p->width).
  * REPLAN_SAME with --software, or when nothing changes. @r->what says
  * what changes (empty for REPLAN_SAME).
  */
