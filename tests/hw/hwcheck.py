@@ -226,8 +226,9 @@ def case_watchdog_during(pmu):
     out, err = out.decode(), (early + err).decode()
     said = [x for x in err.splitlines() if "NMI watchdog was turned on" in x]
     rows = summary_of(out) if p.returncode == 0 else []
-    last = [json.loads(x) for x in out.splitlines() if '"hw-workload"' in x and
-            json.loads(x).get("phase") == "interval"][-1:] if p.returncode == 0 else []
+    lines = [json.loads(x) for x in out.splitlines()] if p.returncode == 0 else []
+    last = [o for o in lines if o.get("phase") == "interval" and o.get("type") == "process"
+            and o.get("comm") == "hw-workload"][-1:]
     failed = 0
     checks = [("said once", len(said) == 1),
               ("summary counted", bool(rows) and all(r.get("valid") for r in rows)),
