@@ -25,6 +25,7 @@
 #include "host/ticker.h"
 #include "model/entries.h"
 #include "model/plan.h"
+#include "model/replan.h"
 #include "output/file.h"
 #include "output/probe.h"
 #include "output/render.h"
@@ -100,38 +101,89 @@ static int collect(struct tracer *tr, struct tally *tl, struct machine *m)
 	return 0;
 }
 
-/* Stop the programs, charge the slices still running, read once more, print the whole run. */
-/*
- * The NMI watchdog switched during the run (sysctl kernel.nmi_watchdog):
- * plan again with it and say, once per switch, what the counters would
- * need now. The run keeps its counters: its counts stay comparable.
- */
-static void watchdog_check(const struct options *o, const struct machine *m, const struct plan *p)
-{
-	static int seen = -2;
-	int now = pmu_nmi_watchdog(o->sysfs_root);
-	char what[300];
+/* The NMI watchdog during the run (sysctl kernel.nmi_watchdog). */
+struct watchdog {
+	int seen;	 /* as last read */
+	int planned;	 /* as the counters are planned */
+	bool pending;	 /* a switch said, its CPUs stopped: made after the interval */
+	struct replan r; /* that switch */
+};
 
-	if (seen == -2)
-		seen = m->cpu->nmi_watchdog;
-	if (now < 0 || now == seen)
+static struct watchdog wd = { .seen = -2 };
+
+/*
+ * The watchdog was turned on or off: plan again with it and say, once per
+ * change, what that does. If what the run counts no longer fits (Skylake-
+ * class, SMT on, watchdog on: group 0 is never scheduled), the PMUs that
+ * change stop charging now, and get their new counters once this
+ * interval is read (watchdog_switch). If the new plan counts more (level 2
+ * again), the run keeps its counters and says to restart.
+ */
+static void watchdog_check(const struct options *o, const struct machine *m, const struct plan *p,
+			   struct tracer *tr)
+{
+	int now = pmu_nmi_watchdog(o->sysfs_root);
+	const char *on = now == 1 ? "on" : "off";
+
+	if (wd.seen == -2)
+		wd.seen = wd.planned = m->cpu->nmi_watchdog;
+	if (now < 0 || now == wd.seen || wd.pending)
 		return;
-	seen = now;
-	if (plan_watchdog_changed(o, m->cpu, m->online, p, now, what, sizeof(what)))
+	wd.seen = now;
+	switch (replan_watchdog(o, m->cpu, m->online, p, now, &wd.r)) {
+	case REPLAN_SWITCH:
+		say(stderr,
+		    "the NMI watchdog was turned %s during the run: counting %s from the next "
+		    "interval; what is no longer counted is null from then on, in the "
+		    "intervals and the summary",
+		    on, wd.r.what);
+		for (int i = 0; i < wd.r.nr; i++)
+			tracer_pause(tr, wd.r.pmu[i]);
+		wd.pending = true;
+		wd.planned = now;
+		break;
+	case REPLAN_RESTART:
 		say(stderr,
 		    "the NMI watchdog was turned %s during the run, and the counters were planned "
 		    "with it %s (%s now); restart tdtrace to count with the new plan",
-		    now == 1 ? "on" : "off", now == 1 ? "off" : "on", what);
-	else if ((now == 1) == (m->cpu->nmi_watchdog == 1))
-		say(stderr, "the NMI watchdog was turned %s again, as the counters were planned",
-		    now == 1 ? "on" : "off");
-	else
-		say(stderr,
-		    "the NMI watchdog was turned %s during the run; the counters' plan is the "
-		    "same with it",
-		    now == 1 ? "on" : "off");
+		    on, now == 1 ? "off" : "on", wd.r.what);
+		break;
+	case REPLAN_SAME:
+		if ((now == 1) == (wd.planned == 1))
+			say(stderr,
+			    "the NMI watchdog was turned %s again, as the counters were planned",
+			    on);
+		else
+			say(stderr,
+			    "the NMI watchdog was turned %s during the run; the counters' plan is "
+			    "the same with it",
+			    on);
+		break;
+	}
 }
 
+/*
+ * The switch watchdog_check said, once an interval has been read: the run's
+ * totals carry each moved count's group times, the PMUs' CPUs open their
+ * new counters, and the plan (which decoding reads) is the new one.
+ */
+static int watchdog_switch(struct plan *p, struct tracer *tr, struct tally *tl, struct renderer *rd)
+{
+	int err = 0;
+
+	if (!wd.pending)
+		return 0;
+	replan_carry(&wd.r, p->nr_pmus, &tl->total);
+	for (int i = 0; i < wd.r.nr; i++)
+		tracer_replan(tr, wd.r.pmu[i], &p->pmus[wd.r.pmu[i]].counters, &wd.r.set[i]);
+	replan_apply(&wd.r, p);
+	for (int i = 0; i < wd.r.nr && !err; i++)
+		err = renderer_replan(rd, p, wd.r.pmu[i]);
+	wd.pending = false;
+	return err;
+}
+
+/* Stop the programs, charge the slices still running, read once more, print the whole run. */
 static int summary(const struct options *o, struct tracer *tr, struct tally *tl, struct machine *m,
 		   struct renderer *rd, unsigned int printed)
 {
@@ -223,7 +275,7 @@ int main(int argc, char **argv)
 	while (!done && (tick = ticker_wait(&tk, &t)) != TICK_STOP) {
 		if (!machine_cpus_now(&o, &m))
 			tracer_hotplug(&tr, &p, m.online, m.changed);
-		watchdog_check(&o, &m, &p);
+		watchdog_check(&o, &m, &p, &tr);
 		tracer_retarget(&tr, &t);
 		if (tick == TICK_HOTPLUG)
 			continue;
@@ -240,8 +292,13 @@ int main(int argc, char **argv)
 		}
 		/* Memory stays bounded however many tasks come and go. */
 		entries_fold_exited(&tl.total, p.max_entries);
+		if (watchdog_switch(&p, &tr, &tl, &rd))
+			goto cleanup;
 	}
 	ticker_reap(&tk, &t);
+	/* Said before the loop ended: the summary is of the new plan. */
+	if (watchdog_switch(&p, &tr, &tl, &rd))
+		goto cleanup;
 
 	/* summary: the whole run */
 	if (summary(&o, &tr, &tl, &m, &rd, printed))

@@ -20,19 +20,29 @@ Then, with HWCHECK_LIVE (the default), the counting path's own cases
 (issue 23 part 5; not yet run on TopDown hardware):
 
 3. The NMI watchdog on and off (as root, restored after): the workload's
-   level 1 is counted (not null) either way.
+   level 1 is counted (not null) either way. Then turned on during a run
+   that started with it off: tdtrace says so once, the workload is still
+   counted in its last interval and its summary, and where tdtrace says
+   it switched to level 1, every level-2 metric of the summary is null.
 4. Member reads: which read tdtrace chose (stderr), and the cost per
    switch of its reads (--self-stats), printed; perf's metrics per
-   process within 1 point on the mem load (workload.c has no load made
-   to be UOP_DROPPING-heavy yet: mem stands in).
-5. Three copies of a load pinned to one CPU, tdtrace -t against perf on
+   process within 1 point on the mem load.
+5. A UOP_DROPPING-heavy load (workload.c's drop): perf's own count of
+   INT_MISC.UOP_DROPPING is printed, and must be above 0 (else the load
+   proved nothing); perf's metrics per process within 1 point.
+6. Three copies of a load pinned to one CPU, tdtrace -t against perf on
    one copy, with the PMU's multiplexing interval at 1 and 16 ms.
-6. libtdregion (issue 24 part 3): the alu and branch loops inside one
+7. libtdregion (issue 24 part 3): the alu and branch loops inside one
    region (tests/hw/region.c), under perf stat -M <level 1 group>: the
    region's level 1, read in the process, within 1 point of perf's.
 
 Without a TopDown PMU (a VM, an unknown CPU) it says so and exits 0:
 nothing could be checked. Exit 1 on any failure.
+
+For tests/hw/test_hwcheck.sh: HWCHECK_TDTRACE runs the live cases with
+another tdtrace (a fake), HWCHECK_PROC is /proc for the knobs they turn,
+HWCHECK_CASES runs only the cases named (case_dropping,...), even with
+HWCHECK_LIVE=0, and no formula check.
 """
 import contextlib
 import json
@@ -40,6 +50,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 BUILD = os.environ.get("OUTPUT", "build")
 TDTRACE = os.path.join(BUILD, "tdtrace")
@@ -50,6 +61,9 @@ SECONDS = os.environ.get("HWCHECK_SECONDS", "2")
 PROBE_ARGS = os.environ.get("HWCHECK_PROBE_ARGS", "").split()
 PERF = os.environ.get("HWCHECK_PERF", "perf")
 LIVE = os.environ.get("HWCHECK_LIVE", "1") != "0"
+LIVE_TDTRACE = os.environ.get("HWCHECK_TDTRACE", TDTRACE)
+PROC = os.environ.get("HWCHECK_PROC", "/proc")
+CASES = [c for c in os.environ.get("HWCHECK_CASES", "").split(",") if c]
 FORMULA_TOL = 0.01  # percentage points: perf prints 6 decimals of the same double
 LIVE_TOL = 5.0  # percentage points between two runs
 
@@ -122,7 +136,7 @@ def decode(pmu, smt_on, counts):
 
 
 def live(kind):
-    p = run([TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, kind, SECONDS])
+    p = run([LIVE_TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, kind, SECONDS])
     if p.returncode != 0:
         raise RuntimeError(f"tdtrace -- workload failed: {p.stderr.strip()}")
     for line in p.stdout.splitlines():
@@ -158,8 +172,8 @@ def written(path, value):
 
 
 def knob(path):
-    if os.geteuid() != 0 or not os.path.exists(path):
-        print(f"  SKIPPED: needs root and {path}")
+    if not os.access(path, os.W_OK):
+        print(f"  SKIPPED: needs {path}, writable (root)")
         return False
     return True
 
@@ -173,13 +187,13 @@ def near(kind, name, want, got, tol):
 
 def case_watchdog(pmu):
     """3: with the NMI watchdog on and off, the workload is counted (valid, not null)."""
-    path = "/proc/sys/kernel/nmi_watchdog"
+    path = os.path.join(PROC, "sys/kernel/nmi_watchdog")
     failed = 0
     if not knob(path):
         return 0
     for on in (1, 0):
         with written(path, on):
-            p = run([TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, "alu", SECONDS])
+            p = run([LIVE_TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, "alu", SECONDS])
         rows = summary_of(p.stdout) if p.returncode == 0 else []
         ok = rows and all(r.get("valid") for r in rows)
         failed += not ok
@@ -189,10 +203,59 @@ def case_watchdog(pmu):
     return failed
 
 
+def level2_metrics(pmu, row):
+    """The level-2 metrics of @row: those of perf's TopdownL2 group, by tdtrace's names."""
+    _, want = perf_stat("TopdownL2", "alu")
+    return [name for name in want if name in row]
+
+
+def case_watchdog_during(pmu):
+    """3: the watchdog turned on during a run started with it off: said once, still counted."""
+    path = os.path.join(PROC, "sys/kernel/nmi_watchdog")
+    if not knob(path):
+        return 0
+    secs = float(SECONDS)
+    with written(path, 0):
+        p = subprocess.Popen([LIVE_TDTRACE, "--json", "-I", str(max(int(secs * 250), 100)),
+                              "--", WORKLOAD, "alu", str(2 * secs)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        # Once it counts (it says so), with the watchdog off for a while: then on.
+        early = b""
+        while b"tdtrace: counting " not in early:
+            byte = p.stderr.read(1)
+            if not byte:
+                break
+            early += byte
+        time.sleep(secs)
+        with open(path, "w") as f:
+            f.write("1")
+        out, err = p.communicate(timeout=60 + 10 * secs)
+    out, err = out.decode(), (early + err).decode()
+    said = [x for x in err.splitlines() if "NMI watchdog was turned on" in x]
+    rows = summary_of(out) if p.returncode == 0 else []
+    lines = [json.loads(x) for x in out.splitlines()] if p.returncode == 0 else []
+    last = [o for o in lines if o.get("phase") == "interval" and o.get("type") == "process"
+            and o.get("comm") == "hw-workload"][-1:]
+    failed = 0
+    checks = [("said once", len(said) == 1),
+              ("summary counted", bool(rows) and all(r.get("valid") for r in rows)),
+              ("last interval counted", bool(last) and last[0].get("valid"))]
+    if said and " level 1 in " in said[0] and rows:
+        # Switched to level 1: level 2's counts do not cover the run.
+        l2 = level2_metrics(pmu, rows[0])
+        checks.append((f"level 2 null ({len(l2)} metrics)",
+                       all(rows[0][name] is None for name in l2)))
+    for what, ok in checks:
+        failed += not ok
+        print(f"  watchdog on during the run: {what}: {'ok' if ok else 'FAIL'}")
+    print(f"  said: {said}")
+    return failed
+
+
 def case_members(pmu):
     """4: the member read chosen, its cost per switch, and perf's level 1 within 1 point."""
     _, want = perf_stat(pmu["perf_groups"], "mem")
-    p = run([TDTRACE, "--json", "--self-stats", "-I", "100000", "--", WORKLOAD, "mem",
+    p = run([LIVE_TDTRACE, "--json", "--self-stats", "-I", "100000", "--", WORKLOAD, "mem",
              SECONDS])
     if p.returncode != 0:
         raise RuntimeError(f"tdtrace failed: {p.stderr.strip()[:200]}")
@@ -209,8 +272,31 @@ def case_members(pmu):
                for name in sorted(want) if name in rows[0])
 
 
+def case_dropping(pmu):
+    """5: a UOP_DROPPING-heavy load (workload drop), per process against perf within 1 point."""
+    if not any(e["name"] == "INT_MISC.UOP_DROPPING" for e in pmu["events"]):
+        print(f"  dropping: SKIPPED: model {pmu['model']} counts no INT_MISC.UOP_DROPPING")
+        return 0
+    counts, want = perf_stat(pmu["perf_groups"], "drop")
+    dropped = counts.get("INT_MISC.UOP_DROPPING", 0)
+    print(f"  dropping: perf counted INT_MISC.UOP_DROPPING {dropped:.0f}")
+    if not dropped:
+        print("  dropping: FAIL: the load dropped no uops: the comparison would prove nothing")
+        return 1
+    p = run([LIVE_TDTRACE, "--json", "-I", "100000", "--", WORKLOAD, "drop", SECONDS])
+    if p.returncode != 0:
+        raise RuntimeError(f"tdtrace failed: {p.stderr.strip()[:200]}")
+    rows = summary_of(p.stdout)
+    if not rows:
+        raise RuntimeError("no summary line for the workload")
+    compared = [name for name in sorted(want) if name in rows[0]]
+    if not compared:
+        raise RuntimeError("no metric of perf's matched one of tdtrace's")
+    return sum(near("dropping", name, want[name], rows[0].get(name), 1.0) for name in compared)
+
+
 def case_pinned(pmu):
-    """5: three copies on one CPU under -t, against perf on one copy, mux 1 and 16 ms."""
+    """6: three copies on one CPU under -t, against perf on one copy, mux 1 and 16 ms."""
     path = f"/sys/bus/event_source/devices/{pmu['pmu']}/perf_event_mux_interval_ms"
     failed = 0
     if not knob(path):
@@ -219,7 +305,7 @@ def case_pinned(pmu):
         with written(path, ms):
             _, want = perf_stat(pmu["perf_groups"], "alu")
             script = f"for i in 1 2 3; do taskset -c 0 {WORKLOAD} alu {SECONDS} & done; wait"
-            p = run([TDTRACE, "--json", "-t", "-I", "100000", "--", "sh", "-c", script])
+            p = run([LIVE_TDTRACE, "--json", "-t", "-I", "100000", "--", "sh", "-c", script])
         rows = summary_of(p.stdout, kind="thread")
         if len(rows) != 3:
             print(f"  pinned mux {ms} ms: FAIL: {len(rows)} thread rows, not 3")
@@ -265,7 +351,7 @@ def main():
     for pmu in pmus:
         print(f"hwcheck: {pmu['pmu']}: model {pmu['model']}, level {pmu['level']}, "
               f"perf groups {pmu['perf_groups']}")
-        for kind in ("alu", "mem", "branch", "icache"):
+        for kind in () if CASES else ("alu", "mem", "branch", "icache"):
             try:
                 counts, perf_metrics = perf_stat(pmu["perf_groups"], kind)
                 ours = decode(pmu, smt_on, counts)
@@ -300,13 +386,15 @@ def main():
             if not compared:
                 print(f"  {kind}: FAIL: no metric of perf's matched one of tdtrace's")
                 failed += 1
-        if LIVE:
-            for case in (case_watchdog, case_members, case_pinned, case_region):
-                try:
-                    failed += case(pmu)
-                except (RuntimeError, OSError, ValueError) as e:
-                    print(f"  {case.__name__}: FAIL: {e}")
-                    failed += 1
+        for case in (case_watchdog, case_watchdog_during, case_members, case_dropping,
+                     case_pinned, case_region):
+            if (CASES and case.__name__ not in CASES) or not (LIVE or CASES):
+                continue
+            try:
+                failed += case(pmu)
+            except (RuntimeError, OSError, ValueError, subprocess.TimeoutExpired) as e:
+                print(f"  {case.__name__}: FAIL: {e}")
+                failed += 1
     print(f"hwcheck: {'FAILED' if failed else 'passed'}" +
           (f" ({failed} failures)" if failed else ""))
     return 1 if failed else 0

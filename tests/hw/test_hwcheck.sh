@@ -24,22 +24,31 @@ fail() {
 	failed="$failed $1"
 }
 
-# fake_perf FILE BACKEND [EXTRA]: a perf whose stat -j prints Sapphire Rapids counts
-# slots 1000, retiring 400, bad-spec 50, fe 300, be 250, UOP_DROPPING 20, and
-# perf's metrics from them: frontend 300/1000 - 20/1000 = 28 %, backend
-# 25 % (BACKEND, to make it wrong), retiring 40 %, bad speculation
-# max(1 - (.28 + .25 + .40), 0) = 7 %. EXTRA: more lines of output.
+# fake_perf FILE BACKEND [EXTRA [DROPPED]]: a perf whose stat -j prints Sapphire
+# Rapids counts slots 1000, retiring 400, bad-spec 50, fe 300, be 250,
+# UOP_DROPPING 20 (DROPPED), and perf's metrics from them: frontend
+# 300/1000 - 20/1000 = 28 %, backend 25 % (BACKEND, to make it wrong),
+# retiring 40 %, bad speculation max(1 - (.28 + .25 + .40), 0) = 7 %.
+# EXTRA: more lines of output. Asked for -M TopdownL2 alone, it names two
+# level-2 metrics (what hwcheck's watchdog case looks up).
 fake_perf() {
 	cat >"$1" <<EOS
 #!/bin/sh
 [ "\$1" = --version ] && { echo "perf version 6.99 (fake)"; exit 0; }
+if [ "\$4" = TopdownL2 ]; then
+	cat >&2 <<'EOJ'
+{"counter-value" : "30.000000", "unit" : "", "event" : "topdown-br-mispredict", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "3.000000", "metric-unit" : "%  tma_branch_mispredicts"}
+{"counter-value" : "30.000000", "unit" : "", "event" : "topdown-heavy-ops", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "3.000000", "metric-unit" : "%  tma_heavy_operations"}
+EOJ
+	exit 0
+fi
 cat >&2 <<'EOJ'
 {"counter-value" : "1000.000000", "unit" : "", "event" : "TOPDOWN.SLOTS", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "28.000000", "metric-unit" : "%  tma_frontend_bound"}
 {"counter-value" : "400.000000", "unit" : "", "event" : "topdown-retiring", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "40.000000", "metric-unit" : "%  tma_retiring"}
 {"counter-value" : "50.000000", "unit" : "", "event" : "topdown-bad-spec", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "7.000000", "metric-unit" : "%  tma_bad_speculation"}
 {"counter-value" : "300.000000", "unit" : "", "event" : "cpu/topdown-fe-bound/", "event-runtime" : 100, "pcnt-running" : 100.00}
 {"counter-value" : "250.000000", "unit" : "", "event" : "topdown-be-bound", "event-runtime" : 100, "pcnt-running" : 100.00, "metric-value" : "$2", "metric-unit" : "%  tma_backend_bound"}
-{"counter-value" : "20.000000", "unit" : "", "event" : "INT_MISC.UOP_DROPPING", "event-runtime" : 100, "pcnt-running" : 100.00}
+{"counter-value" : "${4:-20}.000000", "unit" : "", "event" : "INT_MISC.UOP_DROPPING", "event-runtime" : 100, "pcnt-running" : 100.00}
 ${3:-}
 EOJ
 exit 0
@@ -119,7 +128,7 @@ else
 	fail arm64_formulas_agree "$(cat "$tmp/out")"
 fi
 
-# The region case (6) here, where libtdregion has no PMU: a perf that runs
+# The region case (7) here, where libtdregion has no PMU: a perf that runs
 # the program and prints perf's level 1. libtdregion's CPU-time-only result
 # must fail the case, never pass it (hwcheck runs it only on TopDown hardware).
 cat >"$tmp/perf-run" <<'EOS'
@@ -141,6 +150,90 @@ if [ -x "$OUTPUT/hw-region" ]; then
 	fi
 else
 	echo "test_hwcheck: region_without_topdown_fails skipped: build $OUTPUT/hw-region first"
+fi
+
+# The live cases against a fake tdtrace (HWCHECK_TDTRACE) and a fake
+# /proc (HWCHECK_PROC): fake_tdtrace FILE ROW [SAID] prints, for
+# hw-workload, an interval line and a summary line whose metrics are ROW
+# (JSON members), and SAID on stderr; it notes the watchdog it started
+# with in FILE.seen, then says it counts, as tdtrace does.
+fake_tdtrace() {
+	cat >"$1" <<EOS
+#!/bin/sh
+cat "$tmp/proc/sys/kernel/nmi_watchdog" >"$1.seen"
+echo "tdtrace: counting TopDown L2 (fake); Ctrl-C to stop" >&2
+for phase in interval summary; do
+	echo '{"schema":2,"type":"process","phase":"'\$phase'","comm":"hw-workload","valid":true,$2}'
+done
+[ -n "${3:-}" ] && echo "${3:-}" >&2
+exit 0
+EOS
+	chmod +x "$1"
+}
+
+mkdir -p "$tmp/proc/sys/kernel"
+echo 1 >"$tmp/proc/sys/kernel/nmi_watchdog"
+live_case() { # CASE TDTRACE PERF
+	OUTPUT=$OUTPUT HWCHECK_PERF=$3 HWCHECK_LIVE=0 HWCHECK_SECONDS=0.01 HWCHECK_CASES=$1 \
+		HWCHECK_TDTRACE=$2 HWCHECK_PROC=$tmp/proc \
+		HWCHECK_PROBE_ARGS="--sysfs-root tests/fixtures/sysfs/sapphirerapids" \
+		python3 tests/hw/hwcheck.py >"$tmp/out" 2>&1
+}
+
+fake_perf "$tmp/perf" 25.000000
+said='tdtrace: the NMI watchdog was turned on during the run: counting cpu: level 1 in 3 groups of 9 counters instead of level 2 in 4 groups of 17 from the next interval; what is no longer counted is null from then on, in the intervals and the summary'
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":null,"tma_heavy_operations":null' "$said"
+# Started with the watchdog off (the fake saw 0), and 1 again after.
+if live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
+	grep -q 'said once: ok' "$tmp/out" && grep -q 'level 2 null (2 metrics): ok' "$tmp/out" &&
+	[ "$(cat "$tmp/td.seen")" = 0 ] && [ "$(cat "$tmp/proc/sys/kernel/nmi_watchdog")" = 1 ]; then
+	ok watchdog_on_during_run
+else
+	fail watchdog_on_during_run "saw $(cat "$tmp/td.seen"), after $(cat "$tmp/proc/sys/kernel/nmi_watchdog"): $(cat "$tmp/out")"
+fi
+
+# Level 2 with a number after the switch: its counts do not cover the run.
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":5,"tma_heavy_operations":null' "$said"
+if ! live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
+	grep -q 'level 2 null (2 metrics): FAIL' "$tmp/out" && grep -q 'hwcheck: FAILED' "$tmp/out"; then
+	ok watchdog_level2_number_fails
+else
+	fail watchdog_level2_number_fails "$(cat "$tmp/out")"
+fi
+
+# Not said: the switch went unnoticed.
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28'
+if ! live_case case_watchdog_during "$tmp/td" "$tmp/perf" && grep -q 'said once: FAIL' "$tmp/out"; then
+	ok watchdog_unsaid_fails
+else
+	fail watchdog_unsaid_fails "$(cat "$tmp/out")"
+fi
+
+# The drop load per process: within 1 point of perf passes, 2 points off fails.
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28.5,"tma_backend_bound":25,"tma_retiring":40,"tma_bad_speculation":7.4'
+if live_case case_dropping "$tmp/td" "$tmp/perf" &&
+	grep -q 'perf counted INT_MISC.UOP_DROPPING 20' "$tmp/out" &&
+	[ "$(grep -c 'dropping .* ok$' "$tmp/out")" = 4 ]; then
+	ok dropping_agrees
+else
+	fail dropping_agrees "$(cat "$tmp/out")"
+fi
+
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":30,"tma_backend_bound":25,"tma_retiring":40,"tma_bad_speculation":7'
+if ! live_case case_dropping "$tmp/td" "$tmp/perf" &&
+	grep -q 'dropping .*tma_frontend_bound .* FAIL' "$tmp/out"; then
+	ok dropping_off_fails
+else
+	fail dropping_off_fails "$(cat "$tmp/out")"
+fi
+
+# No uop dropped: the load proved nothing, a failure (not a pass).
+fake_perf "$tmp/perf" 25.000000 "" 0
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_backend_bound":25,"tma_retiring":40,"tma_bad_speculation":7'
+if ! live_case case_dropping "$tmp/td" "$tmp/perf" && grep -q 'the load dropped no uops' "$tmp/out"; then
+	ok dropping_none_fails
+else
+	fail dropping_none_fails "$(cat "$tmp/out")"
 fi
 
 n=$(echo "$failed" | wc -w)

@@ -7,6 +7,21 @@
  *   workload icache SECS  1024 functions of 64 bytes of code and more, called in
  *                         random order: a code footprint far past the L1
  *                         i-cache and the uop cache: frontend bound
+ *   workload drop SECS    three branches on independent random bits per
+ *                         iteration of a short loop: as many clears as it
+ *                         can make, for INT_MISC.UOP_DROPPING (below)
+ *
+ * drop: perf's JSON (pipeline.json of icelake, sapphirerapids, ...) says
+ * INT_MISC.UOP_DROPPING counts "TMA slots where uops got dropped",
+ * "dropped due to non front-end reasons"; perf's tma_frontend_bound takes
+ * them off topdown-fe-bound, so tma_bad_speculation (1 - the others)
+ * gains them: perf counts them as slots lost to speculation. A clear
+ * (INT_MISC.CLEARS_COUNT: "speculative clears due to any type of branch
+ * misprediction or machine clears") throws away what was in flight, so
+ * a load that mispredicts every few uops, each resolved within a few
+ * cycles, keeps the frontend delivering uops that a clear then drops.
+ * make hwcheck prints how many it dropped (perf's own count) before it
+ * compares, and fails if none were: the comparison would prove nothing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +36,17 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+/*
+ * @stmt, then an empty asm on x: no compiler turns an if/else of these
+ * into a conditional move (at -O1 gcc made "branch" a cmovne: no branch
+ * left to mispredict). Any architecture: the asm has no instruction.
+ */
+#define KEEP(stmt)                                                                                 \
+	do {                                                                                       \
+		stmt;                                                                              \
+		__asm__ volatile("" : "+r"(x));                                                    \
+	} while (0)
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -53,7 +79,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 88172645463325252ull, x = 1;
 
 	if (argc < 2 || secs <= 0) {
-		fprintf(stderr, "usage: workload alu|mem|branch|icache [SECS]\n");
+		fprintf(stderr, "usage: workload alu|mem|branch|icache|drop [SECS]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "alu")) {
@@ -85,15 +111,33 @@ int main(int argc, char **argv)
 		while (now() < end)
 			for (int i = 0; i < 1000000; i++)
 				if (xorshift(&seed) & 1)
-					x += i;
+					KEEP(x += i);
 				else
-					x ^= i;
+					KEEP(x ^= i);
+	} else if (!strcmp(argv[1], "drop")) {
+		while (now() < end)
+			for (int i = 0; i < 1000000; i++) {
+				uint64_t r = xorshift(&seed);
+
+				if (r & 1)
+					KEEP(x += r);
+				else
+					KEEP(x ^= r);
+				if (r & 2)
+					KEEP(x -= r);
+				else
+					KEEP(x |= r);
+				if (r & 4)
+					KEEP(x &= r);
+				else
+					KEEP(x += r >> 1);
+			}
 	} else if (!strcmp(argv[1], "icache")) {
 		while (now() < end)
 			for (int i = 0; i < 100000; i++)
 				x = code[xorshift(&seed) & 1023](x);
 	} else {
-		fprintf(stderr, "workload: unknown kind '%s': alu, mem, branch or icache\n",
+		fprintf(stderr, "workload: unknown kind '%s': alu, mem, branch, icache or drop\n",
 			argv[1]);
 		return 2;
 	}

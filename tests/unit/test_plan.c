@@ -11,12 +11,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "host/pmu.h"
 #include "host/preflight.h"
+#include "model/decode.h"
 #include "model/plan.h"
+#include "model/replan.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 
@@ -345,36 +348,305 @@ static void test_skylake_watchdog(void **state)
 	}
 }
 
-/* The watchdog switched during a run: plan again, and say what would change. */
-static void test_watchdog_changed(void **state)
+/* Every slot of @r counts the event @was counted there, and each group fits 4 generic counters. */
+static void assert_same_columns(const struct counter_set *r, const struct counter_set *was)
+{
+	assert_true(r->nr <= was->nr);
+	for (int s = 0; s < r->nr; s++) {
+		assert_int_equal(r->event[s], was->event[s]);
+		assert_string_equal(r->name[s], was->name[s]);
+		/* Leaders start disabled, as counters_from_model opens them; members do not. */
+		assert_int_equal(r->attr[s].disabled, counters_leads(r, s));
+		assert_true(r->attr[s].exclude_guest);
+	}
+	assert_true(widest_group(r) <= 4);
+}
+
+/*
+ * Skylake-class, SMT on, planned without the NMI watchdog (level 2, group 0
+ * on fixed counter 1 and 4 generic ones); the watchdog is turned on during
+ * the run (the value read from the other fixture's
+ * proc/sys/kernel/nmi_watchdog): group 0 would never be scheduled again.
+ * The run switches to level 1 in groups that fit, each event in the slot
+ * it had. Turned off again: level 2 needs a restart. On once more: as
+ * planned, nothing changes.
+ */
+static void test_replan_watchdog_on(void **state)
+{
+	static const char *const off[] = { FIXTURES "/skylakex-nowatchdog",
+					   FIXTURES "/cascadelakex" };
+	static const char *const on[] = { FIXTURES "/skylakex", FIXTURES "/cascadelakex-smt" };
+	static struct replan r;
+
+	(void)state;
+	for (int f = 0; f < 2; f++) {
+		struct fx *fx = fx_new(off[f]);
+		struct counter_set was;
+		int now = pmu_nmi_watchdog(on[f]);
+
+		assert_int_equal(now, 1);
+		assert_int_equal(plan(fx), 0);
+		was = fx->p.pmus[0].counters;
+		assert_int_equal(was.level, 2);
+		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, now, &r),
+				 REPLAN_SWITCH);
+		print_message("%s, watchdog turned on: %s\n", off[f] + sizeof(FIXTURES), r.what);
+		assert_string_equal(r.what, "cpu: level 1 in 3 groups of 9 counters instead of "
+					    "level 2 in 4 groups of 17");
+		assert_int_equal(r.nr, 1);
+		assert_int_equal(r.pmu[0], 0);
+		/* The run's records keep level 2's shape; no level-2 event is opened. */
+		assert_int_equal(r.set[0].level, 2);
+		for (int e = 0; e < r.set[0].model->nr_events; e++)
+			assert_int_equal(r.set[0].opened[e],
+					 !(r.set[0].model->events[e].flags & MODEL_EV_L2));
+		assert_int_equal(r.set[0].nr, 9);
+		assert_int_equal(r.set[0].nr_groups, 3);
+		assert_same_columns(&r.set[0], &was);
+		/* Groups 0 and 1 go on; INT_MISC.RECOVERY_CYCLES leads a group of its own. */
+		assert_string_equal(r.set[0].name[4], "INT_MISC.RECOVERY_CYCLES");
+		assert_true(counters_leads(&r.set[0], 4));
+		assert_int_equal(r.set[0].group[4], 2);
+		assert_int_equal(r.set[0].group[3], 0);
+		assert_int_equal(r.set[0].group[5], 1);
+		assert_true(counters_leads(&r.set[0], 5));
+		/* Its group 2 was level 2's: its times so far are group 0's, where it counted. */
+		assert_int_equal(r.times_from[0][0], 0);
+		assert_int_equal(r.times_from[0][1], 1);
+		assert_int_equal(r.times_from[0][2], 0);
+		assert_int_equal(r.times_from[0][3], -1);
+		assert_int_equal(fx->p.pmus[0].counters.nr, 17); /* pure: the plan is untouched */
+
+		replan_apply(&r, &fx->p);
+		assert_int_equal(fx->p.pmus[0].counters.nr, 9);
+		/* Off again: level 2 has no columns left in this run. */
+		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 0, &r),
+				 REPLAN_RESTART);
+		assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of "
+					    "level 1 in 3 groups of 9");
+		assert_int_equal(r.nr, 0);
+		/* On again: what runs is the plan. */
+		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
+				 REPLAN_SAME);
+		assert_string_equal(r.what, "");
+		fx_free(fx);
+	}
+}
+
+/* Planned with the watchdog on: turned off, level 2 needs a restart; Ice Lake never changes. */
+static void test_replan_watchdog_off(void **state)
 {
 	struct fx *skx = fx_new(FIXTURES "/skylakex");
-	struct fx *zen = fx_new(FIXTURES "/amdzen4");
 	struct fx *icl = fx_new(FIXTURES "/icelake");
-	char what[300];
+	struct fx *zen = fx_new(FIXTURES "/amdzen4");
+	static struct replan r;
 
 	(void)state;
 	assert_int_equal(plan(skx), 0);
-	assert_int_equal(plan(zen), 0);
 	assert_int_equal(plan(icl), 0);
-	/* As planned: nothing to say. */
-	assert_false(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 1, what,
-					   sizeof(what)));
-	assert_string_equal(what, "");
-	assert_true(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 0, what,
-					  sizeof(what)));
-	assert_string_equal(what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 in "
-				  "3 groups of 9");
-	/* AMD: smt_contention fits again. */
-	assert_true(plan_watchdog_changed(&zen->o, zen->cpu, zen->online, &zen->p, 0, what,
-					  sizeof(what)));
-	assert_non_null(strstr(what, "cpu: level"));
+	assert_int_equal(plan(zen), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_SAME);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
+			 REPLAN_RESTART);
+	assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 "
+				    "in 3 groups of 9");
+	/* AMD: smt_contention would fit again, but the run has no column for it. */
+	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p, 0, &r),
+			 REPLAN_RESTART);
+	assert_non_null(strstr(r.what, "cpu: level"));
 	/* Ice Lake's groups fit beside the watchdog either way. */
-	assert_false(plan_watchdog_changed(&icl->o, icl->cpu, icl->online, &icl->p, 0, what,
-					   sizeof(what)));
+	assert_int_equal(replan_watchdog(&icl->o, icl->cpu, icl->online, &icl->p, 0, &r),
+			 REPLAN_SAME);
+	assert_int_equal(replan_watchdog(&icl->o, icl->cpu, icl->online, &icl->p, 1, &r),
+			 REPLAN_SAME);
+	/* --software counts no PMU event: nothing to re-plan. */
+	skx->o.software = true;
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
+			 REPLAN_SAME);
+	/* Tests' stand-in (--test-replan): software members, still a software set. */
+	skx->o.test_members = "context-switches,page-faults/cpu-migrations";
+	skx->o.test_replan = "context-switches/page-faults";
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
+			 REPLAN_SAME);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_SWITCH);
+	assert_true(r.set[0].software);
+	assert_int_equal(r.set[0].nr, 3);
+	assert_true(counters_leads(&r.set[0], 2)); /* page-faults in a group of its own */
+	assert_string_equal(r.set[0].name[2], "page-faults");
+	/* A group more than the run keeps times for: restart. */
+	skx->o.test_members = "context-switches,page-faults";
+	assert_int_equal(plan(skx), 0);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_RESTART);
 	fx_free(skx);
-	fx_free(zen);
 	fx_free(icl);
+	fx_free(zen);
+}
+
+/*
+ * AMD Zen 4 planned without the watchdog (level 1's six events in group
+ * 0, on all six generic counters), turned on: the watchdog's cycles take
+ * one, group 0 would never be scheduled. The run switches to the plan
+ * without smt_contention. It was last of group 0: the slots after it
+ * move down one, and the run's counts with them.
+ */
+static void test_replan_amd_on(void **state)
+{
+	struct fx *zen = fx_new(FIXTURES "/amdzen4-nowatchdog");
+	static struct replan r;
+	struct counter_set was;
+	int gone = -1;
+
+	(void)state;
+	assert_int_equal(plan(zen), 0);
+	was = zen->p.pmus[0].counters;
+	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p,
+					 pmu_nmi_watchdog(FIXTURES "/amdzen4"), &r),
+			 REPLAN_SWITCH);
+	print_message("amdzen4, watchdog turned on: %s\n", r.what);
+	assert_string_equal(r.what, "cpu: level 2 in 3 groups of 11 counters instead of level 2 "
+				    "in 3 groups of 12");
+	for (int s = 0; s < was.nr; s++)
+		if (!strcmp(was.name[s], "de_no_dispatch_per_slot.smt_contention"))
+			gone = s;
+	assert_int_equal(gone, 5);
+	assert_int_equal(r.set[0].nr, was.nr - 1);
+	assert_true(widest_group(&r.set[0]) <= 5);
+	for (int s = 0; s < r.set[0].nr; s++) {
+		int from = r.from_slot[0][s];
+
+		/* Every slot's counts so far are those of its event. */
+		assert_int_equal(from, s < gone ? s : s + 1);
+		assert_string_equal(r.set[0].name[s], was.name[from]);
+		assert_int_equal(r.set[0].event[s], was.event[from]);
+	}
+	for (int g = 0; g < 3; g++)
+		assert_int_equal(r.times_from[0][g], g);
+	assert_non_null(strstr(r.set[0].left_out, "smt_contention"));
+	/* Switched: on again is the plan; off, smt_contention needs a restart. */
+	replan_apply(&r, &zen->p);
+	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p, 1, &r),
+			 REPLAN_SAME);
+	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p, 0, &r),
+			 REPLAN_RESTART);
+	fx_free(zen);
+}
+
+/*
+ * The switch in the run's totals: for the switched PMU's entries and
+ * totals only, each slot's counts come from where its event was, and a
+ * group index that meant another group takes the times of the group its
+ * count was in so far.
+ */
+static void test_replan_carry(void **state)
+{
+	static struct replan r;
+	struct entry e[2] = {};
+	struct entry_set total = { .v = e, .nr = 2, .cap = 2 };
+
+	(void)state;
+	r.nr = 1;
+	r.pmu[0] = 1;
+	r.set[0].nr = 3;
+	memset(r.times_from[0], -1, sizeof(r.times_from[0]));
+	r.times_from[0][0] = 0;
+	r.times_from[0][1] = 2;
+	r.times_from[0][2] = 0;
+	r.from_slot[0][0] = 0;
+	r.from_slot[0][1] = 2; /* slots 1 and 2 swap */
+	r.from_slot[0][2] = 1;
+	for (int i = 0; i < 2; i++) {
+		e[i].key.pmu = i;
+		for (int s = 0; s < TD_MAX_COUNTERS; s++)
+			e[i].c.count[s] = 10 + s;
+		for (int g = 0; g < TD_MAX_GROUPS; g++) {
+			e[i].c.enabled_ns[g] = 1000 + g;
+			e[i].c.running_ns[g] = 100 + g;
+		}
+	}
+	total.pmu_totals[1].all = e[1].c;
+	total.totals.all = e[1].c;
+	replan_carry(&r, 2, &total);
+	assert_int_equal(e[1].c.count[0], 10);
+	assert_int_equal(e[1].c.count[1], 12);
+	assert_int_equal(e[1].c.count[2], 11);
+	assert_int_equal(e[1].c.count[3], 13); /* past the new set: as it was */
+	/* Groups 1 and 2 both read their sources before either was written. */
+	assert_int_equal(e[1].c.enabled_ns[1], 1002);
+	assert_int_equal(e[1].c.enabled_ns[2], 1000);
+	assert_int_equal(e[1].c.running_ns[2], 100);
+	assert_int_equal(e[1].c.enabled_ns[3], 1003);
+	assert_int_equal(total.pmu_totals[1].all.running_ns[2], 100);
+	assert_int_equal(total.pmu_totals[1].all.count[1], 12);
+	/* Another PMU's entry, and the sum over both PMUs, keep theirs. */
+	assert_int_equal(e[0].c.enabled_ns[2], 1002);
+	assert_int_equal(e[0].c.count[1], 11);
+	assert_int_equal(total.totals.all.running_ns[2], 102);
+	/* One PMU: its totals are the machine's. */
+	r.pmu[0] = 0;
+	replan_carry(&r, 1, &total);
+	assert_int_equal(e[0].c.running_ns[2], 100);
+	assert_int_equal(total.totals.all.running_ns[2], 100);
+	assert_int_equal(total.totals.all.count[2], 11);
+}
+
+/*
+ * Decoded with the switched set, a count of the run says level 1 only:
+ * level 2 is null (NaN), never a number from counts that do not cover
+ * the run, and still there: the run's records keep their keys.
+ */
+static void test_replan_level2_null(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/skylakex-nowatchdog");
+	static struct replan r;
+	struct td_decoding d;
+	struct td_metrics m;
+	struct td_counts c = {};
+	char err[200];
+
+	(void)state;
+	assert_int_equal(plan(fx), 0);
+	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
+			 REPLAN_SWITCH);
+	replan_apply(&r, &fx->p);
+	for (int s = 0; s < TD_MAX_COUNTERS; s++)
+		c.count[s] = 1000 + 10 * s; /* level 2's slots too: counted before the switch */
+	c.count[0] = 1000000;
+	for (int g = 0; g < TD_MAX_GROUPS; g++)
+		c.enabled_ns[g] = c.running_ns[g] = 1000;
+	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
+	td_decode(&d, &c, &m);
+	assert_int_equal(m.level, 2);
+	assert_true(m.valid);
+	assert_false(isnan(m.l1[TD_L1_RETIRING]));
+	for (int i = 0; i < TD_NR_L2; i++)
+		assert_true(isnan(m.l2[i]));
+	/* Nor in JSON's metrics by perf's name: each level-2 metric is there, null. */
+	for (int i = 0; i < fx->p.pmus[0].counters.model->nr_metrics; i++)
+		if (fx->p.pmus[0].counters.model->metrics[i].level == 2) {
+			print_message("%s: %f\n", fx->p.pmus[0].counters.model->metrics[i].name,
+				      m.value[i]);
+			assert_true(isnan(m.value[i]));
+		}
+	fx_free(fx);
+
+	/* AMD: smt_contention, no longer opened, is null; the rest is counted. */
+	fx = fx_new(FIXTURES "/amdzen4-nowatchdog");
+	assert_int_equal(plan(fx), 0);
+	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
+			 REPLAN_SWITCH);
+	replan_apply(&r, &fx->p);
+	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
+	td_decode(&d, &c, &m);
+	assert_true(m.valid);
+	assert_true(isnan(m.l1[TD_L1_SMT_CONTENTION]));
+	assert_false(isnan(m.l1[TD_L1_RETIRING]));
+	assert_false(isnan(m.l2[TD_L2_BR_MISPREDICT]));
+	fx_free(fx);
 }
 
 /* The widest of @p's PMUs: what every count of its run fills. */
@@ -543,7 +815,7 @@ static void test_map_size(void **state)
 	plan_map_size(&fx->o, &sz, &fx->p);
 	assert_int_equal(fx->p.max_entries, 65536);
 	assert_non_null(strstr(fx->p.map_note, "2 x pid_max 32768"));
-	sz.pid_max = 0; /* unknown: no bound from it */
+	sz.pid_max = 0;	      /* unknown: no bound from it */
 	sz.threads = 2000000; /* never past 4000000, whatever the memory */
 	sz.mem_bytes = 1ULL << 50;
 	plan_map_size(&fx->o, &sz, &fx->p);
@@ -567,7 +839,11 @@ int main(void)
 		cmocka_unit_test(test_test_members),
 		cmocka_unit_test(test_direct_reads_per_row),
 		cmocka_unit_test(test_skylake_watchdog),
-		cmocka_unit_test(test_watchdog_changed),
+		cmocka_unit_test(test_replan_watchdog_on),
+		cmocka_unit_test(test_replan_watchdog_off),
+		cmocka_unit_test(test_replan_amd_on),
+		cmocka_unit_test(test_replan_carry),
+		cmocka_unit_test(test_replan_level2_null),
 		cmocka_unit_test(test_test_members_direct),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_models_software),

@@ -256,6 +256,12 @@ static int parse_test_members(struct options *o, const char *arg)
 	return 0;
 }
 
+static int parse_test_replan(struct options *o, const char *arg)
+{
+	o->test_replan = arg;
+	return 0;
+}
+
 /* Flags: one setter each, so that rows stay data. */
 #define FLAG(field)                                                                                \
 	static int set_##field(struct options *o, const char *arg)                                 \
@@ -502,6 +508,13 @@ const struct option_row option_rows[] = {
 	  .expected = "software event names",
 	  .hidden = "tests: software counters as group members, implies --software, so that "
 		    "the member read paths run on machines without a PMU" },
+	{ .name = "test-replan",
+	  .arg = "LIST",
+	  .parse = parse_test_replan,
+	  .expected = "software event names",
+	  .hidden = "tests: with --test-members, the members (as LIST there) counted once the "
+		    "NMI watchdog is on, and those of --test-members once it is off: the "
+		    "watchdog's mid-run re-plan runs on machines without a PMU" },
 };
 
 const int nr_option_rows = sizeof(option_rows) / sizeof(option_rows[0]);

@@ -45,6 +45,7 @@ struct options {
 	bool verbose;
 	bool self_stats;	  /* report the programs' own cost (kernel BPF run-time stats) */
 	const char *test_members; /* tests: software members after cpu-clock, implies --software */
+	const char *test_replan;  /* tests: the members counted once the NMI watchdog is on */
 	const char *btf_path;	  /* NULL: the kernel's /sys/kernel/btf/vmlinux */
 	const char *sysfs_root;	  /* "/" unless --sysfs-root (tests) */
 	unsigned int max_tasks;

@@ -321,6 +321,7 @@ int counters_software_members(struct counter_set *set, const char *list)
 		/* Members follow their leader; a leader starts disabled, as counter 0 does. */
 		set->attr[set->nr].disabled = leads;
 		set->group[set->nr] = group;
+		set->event[set->nr] = k; /* which event, as a model's index says (replan.c) */
 		set->direct[set->nr] = !leads && (known[k].current || forced);
 		set->name[set->nr++] = known[k].name;
 		if (forced && (leads || (p[len + 1] && p[len + 1] != ',' && p[len + 1] != '/')))
@@ -342,7 +343,13 @@ bool counters_leads(const struct counter_set *set, int i)
 
 int counters_nr_groups(const struct counter_set *set)
 {
-	return set->nr ? set->group[set->nr - 1] + 1 : 0;
+	int most = -1;
+
+	/* The highest index: a re-planned set's groups need not come in order (replan.h). */
+	for (int i = 0; i < set->nr; i++)
+		if (set->group[i] > most)
+			most = set->group[i];
+	return most + 1;
 }
 
 void counters_cgroup_switches(struct counter_set *set)

@@ -91,7 +91,8 @@ void counters_software(struct counter_set *set);
  * directly, cpu-clock and task-clock (brought up to date only on a read,
  * like a generic counter) with the helper; a '!' after a member's name
  * reads it directly all the same, for the self-check to catch
- * ("cpu-clock!"). Returns
+ * ("cpu-clock!"). Each counter's event[] is its name's place in that
+ * list of names (cpu-clock 0, as counter 0's). Returns
  * 0, or -EINVAL for an unknown or missing name, more than TD_MAX_COUNTERS
  * counters or TD_MAX_GROUPS groups.
  */

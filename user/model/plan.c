@@ -71,49 +71,6 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 	return 0;
 }
 
-/* Do @a and @b open the same counters in the same groups? */
-static bool same_counters(const struct counter_set *a, const struct counter_set *b)
-{
-	if (a->nr != b->nr || a->nr_groups != b->nr_groups || a->level != b->level)
-		return false;
-	for (int i = 0; i < a->nr; i++)
-		if (a->attr[i].config != b->attr[i].config || a->group[i] != b->group[i])
-			return false;
-	return true;
-}
-
-bool plan_watchdog_changed(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
-			   const struct plan *p, int watchdog_now, char *what, size_t size)
-{
-	static struct cpu_pmus now; /* too big for the stack; the loader's thread only */
-	static struct plan again;
-	size_t n = 0;
-
-	what[0] = 0;
-	if (o->software || (watchdog_now == 1) == (cpu->nmi_watchdog == 1))
-		return false;
-	now = *cpu;
-	now.nmi_watchdog = watchdog_now;
-	if (plan_models(o, &now, online, &again, NULL))
-		return false;
-	for (int i = 0; i < p->nr_pmus; i++) {
-		const struct counter_set *was = &p->pmus[i].counters, *is = NULL;
-
-		for (int k = 0; k < again.nr_pmus; k++)
-			if (!strcmp(again.pmus[k].pmu, p->pmus[i].pmu))
-				is = &again.pmus[k].counters;
-		if (!is || same_counters(was, is) || n >= size)
-			continue;
-		n += snprintf(
-			what + n, size - n,
-			"%s%s: level %d in %d groups of %d counters instead of level %d in %d "
-			"groups of %d",
-			n ? "; " : "", p->pmus[i].pmu, is->level, is->nr_groups, is->nr, was->level,
-			was->nr_groups, was->nr);
-	}
-	return what[0] != 0;
-}
-
 /* Every count of the run fits the widest PMU's counters and groups. */
 static struct td_width plan_counts_width(const struct plan *p)
 {

@@ -60,17 +60,6 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 		struct plan *p, FILE *err);
 
 /*
- * The NMI watchdog is @watchdog_now (/proc/sys/kernel/nmi_watchdog) during
- * a run planned as @p from @cpu: plan again with it and compare. Returns
- * true, with what the new plan counts differently in @what ("cpu: level 1
- * in 3 groups instead of level 2 in 4"), if a core PMU's counters would
- * change: what is counted now cannot be scheduled beside the watchdog, or
- * leaves out what it need not. False if nothing changes. Pure.
- */
-bool plan_watchdog_changed(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
-			   const struct plan *p, int watchdog_now, char *what, size_t size);
-
-/*
  * The entry map's size without --max-tasks (or --max-cgroups): 4 entries
  * per thread running at start (processes churn and move between cgroups),
  * at most 2 per pid_max (no more tasks are alive at once), at least

@@ -74,12 +74,21 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		rd->nr_cpus[k] = p->pmus[k].nr_cpus;
 		if (cs->nr > rd->nr_counters)
 			rd->nr_counters = cs->nr;
-		if (td_decoding_init(&rd->decoding[k], cs, p->smt_on, err, sizeof(err))) {
-			say(stderr, "failed to compile the model's formulas: %s", err);
+		if (renderer_replan(rd, p, k))
 			return -EINVAL;
-		}
-		td_decoder_set_cpu(&rd->decoding[k].decoder, p->pmus[k].slots, rd->cfg[k].cpuid);
 	}
+	return 0;
+}
+
+int renderer_replan(struct renderer *rd, const struct plan *p, int k)
+{
+	char err[256];
+
+	if (td_decoding_init(&rd->decoding[k], &p->pmus[k].counters, p->smt_on, err, sizeof(err))) {
+		say(stderr, "failed to compile the model's formulas: %s", err);
+		return -EINVAL;
+	}
+	td_decoder_set_cpu(&rd->decoding[k].decoder, p->pmus[k].slots, rd->cfg[k].cpuid);
 	return 0;
 }
 

@@ -69,6 +69,13 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 		  const struct cgroup_names *names, struct metrics_sink sink);
 
 /*
+ * PMU @k of @p counts another set (the NMI watchdog's re-plan,
+ * model/replan.h): its formulas are compiled again for what it counts now,
+ * the metrics of events no longer opened null. 0, or -EINVAL said on stderr.
+ */
+int renderer_replan(struct renderer *rd, const struct plan *p, int k);
+
+/*
  * Build @r's rows from @s and write them, a report per core PMU. @r holds
  * what was measured (interval, times, CPUs); its rows are freed again. Returns 0, -EPIPE
  * when the reader is gone (nothing said), or -errno said on stderr.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include "host/perf_why.h"
 #include "tracer/perf_open.h"
 #include "cli/say.h"
 
@@ -27,29 +28,6 @@ static void close_cpu(struct cpu_groups *g, int cpu)
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
-	}
-}
-
-static const char *why(int err)
-{
-	switch (err) {
-	case ENOENT:
-	case ENODEV:
-		return "this CPU's PMU has no such event (offline, or an E-core without TopDown?)";
-	case EBUSY:
-		return "the PMU is busy (another tool holds these counters)";
-	case EACCES:
-	case EPERM:
-		return "not allowed (needs root or CAP_PERFMON, or kernel.perf_event_paranoid)";
-	case EINVAL:
-		return "the kernel refused the group (no TopDown support for this event?)";
-	case EOPNOTSUPP:
-		/* kernel/events/core.c: mediated_pmu_account_event(), Linux 7.0 on. */
-		return "not supported here (EOPNOTSUPP: what a KVM host with a mediated vPMU "
-		       "gives an event that counts guests while such a VM runs; tdtrace counts "
-		       "the host only)";
-	default:
-		return strerror(err);
 	}
 }
 
@@ -101,9 +79,13 @@ int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int c
 	if (!g->fd || cpu >= g->nr_cpus)
 		return -ENODEV;
 	close_cpu(g, cpu);
+	/* The same set after hotplug; a re-planned one (model/replan.h) may lead elsewhere. */
+	g->nr_counters = set->nr;
+	for (int role = 0; role < TD_MAX_COUNTERS; role++)
+		g->leads[role] = role < set->nr && counters_leads(set, role);
 	e = open_cpu(g, set, cpu, &event);
 	if (e) {
-		snprintf(why_not, len, "failed to open %s: %s", event, why(e));
+		snprintf(why_not, len, "failed to open %s: %s", event, perf_open_why(e));
 		return -e;
 	}
 	return enable_cpu(g, cpu);
@@ -154,9 +136,10 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 		if (!first_err) {
 			first_err = e;
 			snprintf(g->first_failure, sizeof(g->first_failure),
-				 "CPU %d: failed to open %s: %s", cpu, event, why(e));
+				 "CPU %d: failed to open %s: %s", cpu, event, perf_open_why(e));
 		}
-		say(lines, "leaving out CPU %d: failed to open %s: %s", cpu, event, why(e));
+		say(lines, "leaving out CPU %d: failed to open %s: %s", cpu, event,
+		    perf_open_why(e));
 	}
 	fclose(lines);
 	if (!g->nr_open) {

@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include "model/counters.h"
 
+/* Room for "CPU n: failed to open EVENT: why", the longest reason (EOPNOTSUPP's) whole. */
+#define CPU_GROUPS_WHY 320
+
 struct cpu_groups {
-	int nr_cpus;		     /* possible CPUs: td_counters' stride */
-	int nr_counters;	     /* per CPU, all groups */
-	int *fd;		     /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
-	bool leads[TD_MAX_COUNTERS]; /* the counter leads its group (counter_set.group) */
-	int nr_open;		     /* CPUs whose whole group is open */
-	char first_failure[160];     /* "CPU n: failed to open EVENT: why", or "" */
+	int nr_cpus;			    /* possible CPUs: td_counters' stride */
+	int nr_counters;		    /* per CPU, all groups */
+	int *fd;			    /* [cpu * TD_MAX_COUNTERS + role], -1 when not open */
+	bool leads[TD_MAX_COUNTERS];	    /* the counter leads its group (counter_set.group) */
+	int nr_open;			    /* CPUs whose whole group is open */
+	char first_failure[CPU_GROUPS_WHY]; /* "CPU n: failed to open EVENT: why", or "" */
 };
 
 /*
@@ -26,8 +29,9 @@ int cpu_groups_open(struct cpu_groups *g, const struct counter_set *set, const b
 		    int nr_cpus, FILE *err);
 
 /*
- * A CPU that came back online: close whatever @g holds for @cpu, open
- * @set there afresh and start it. 0, or -errno with the reason in
+ * A CPU that came back online, or whose PMU was re-planned: close whatever
+ * @g holds for @cpu, open @set there afresh and start it (@set's leaders
+ * become @g's: every CPU of @g is to open @set). 0, or -errno with the reason in
  * @why_not (-ENODEV: @g opened on no CPU at all).
  */
 int cpu_groups_reopen(struct cpu_groups *g, const struct counter_set *set, int cpu, char *why_not,

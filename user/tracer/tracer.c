@@ -456,7 +456,7 @@ static void came_online(struct tracer *tr, const struct plan *p, int cpu)
 	static const struct td_layout off;
 	int k = tr->pmu_of[cpu], map_fd = bpf_map__fd(tr->skel->maps.td_counters);
 	const struct counter_set *set;
-	char why[160] = "";
+	char why[CPU_GROUPS_WHY] = "";
 	int err;
 
 	if (k < 0)
@@ -518,6 +518,68 @@ void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
 		}
 		if (online[cpu] && !tr->cpus[cpu] && tr->pmu_of[cpu] != -2)
 			came_online(tr, p, cpu);
+	}
+}
+
+void tracer_pause(struct tracer *tr, int k)
+{
+	static const struct td_layout off;
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++)
+		if (tr->cpus[cpu] && tr->pmu_of[cpu] == k && relayout(tr, cpu, &off))
+			say(stderr, "failed to stop charging on CPU %d: %s", cpu, strerror(errno));
+}
+
+/* @cpu of PMU @k counts @set in place of @was; says why not. */
+static int replan_cpu(struct tracer *tr, int k, int cpu, const struct counter_set *was,
+		      const struct counter_set *set)
+{
+	static const struct td_layout off;
+	int map_fd = bpf_map__fd(tr->skel->maps.td_counters);
+	__u32 stride = tr->skel->rodata->nr_cpu_ids;
+	char why[CPU_GROUPS_WHY] = "";
+	struct td_layout l;
+	int err = relayout(tr, cpu, &off);
+
+	if (!err)
+		err = cpu_groups_reopen(&tr->groups[k], set, cpu, why, sizeof(why));
+	for (int slot = 0; !err && slot < set->nr; slot++) {
+		int fd = cpu_groups_fd(&tr->groups[k], cpu, slot);
+		__u32 key = slot * stride + cpu;
+
+		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY))
+			err = -errno;
+	}
+	/* The map holds the old events too: let go of those no slot reads now. */
+	for (int slot = set->nr; !err && slot < was->nr; slot++) {
+		__u32 key = slot * stride + cpu;
+
+		if (bpf_map_delete_elem(map_fd, &key) && errno != ENOENT)
+			err = -errno;
+	}
+	if (!err) {
+		l = layout_of_set(set, k);
+		err = relayout(tr, cpu, &l);
+	}
+	if (err)
+		say(stderr, "CPU %d: not counted from now: failed to open the new counters: %s",
+		    cpu, why[0] ? why : strerror(-err));
+	return err;
+}
+
+void tracer_replan(struct tracer *tr, int k, const struct counter_set *was,
+		   const struct counter_set *set)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	for (int cpu = 0; cpu < nr_cpus && cpu < PMU_MAX_CPUS; cpu++) {
+		if (!tr->cpus[cpu] || tr->pmu_of[cpu] != k || !replan_cpu(tr, k, cpu, was, set))
+			continue;
+		/* As a CPU that failed to come back online: closed, and said once. */
+		cpu_groups_close_cpu(&tr->groups[k], cpu);
+		tr->cpus[cpu] = false;
+		tr->pmu_of[cpu] = -2;
 	}
 }
 

@@ -77,6 +77,18 @@ void tracer_hotplug(struct tracer *tr, const struct plan *p, const bool *online,
 		    const bool *changed);
 
 /*
+ * The NMI watchdog changed and PMU @k's counters are re-planned
+ * (model/replan.h): tracer_pause() stops charging on its CPUs (what runs
+ * until tracer_replan() is not counted), tracer_replan() opens @set there
+ * in place of @was's counters and charges again, @set's slots as its
+ * layout. A CPU whose new counters fail to open is said once and no
+ * longer counted.
+ */
+void tracer_pause(struct tracer *tr, int k);
+void tracer_replan(struct tracer *tr, int k, const struct counter_set *was,
+		   const struct counter_set *set);
+
+/*
  * --wait-cgroup: a -c cgroup created or removed (t->changed): the program
  * filters by the new ids from now on.
  */
