@@ -301,8 +301,8 @@ static int widest_group(const struct counter_set *set)
  * Skylake-class with SMT on (4 generic counters a thread) and the NMI
  * watchdog holding fixed counter 1: CPU_CLK_UNHALTED.THREAD takes a
  * generic counter, so group 0's five events no longer fit together. The
- * plan moves one into a group of its own; with no group left for level 2
- * it counts level 1 and says why. Without the watchdog, level 2 as before.
+ * plan moves one into a fifth group of its own and keeps level 2. Without
+ * the watchdog, level 2 in four groups as before.
  */
 static void test_skylake_watchdog(void **state)
 {
@@ -321,14 +321,16 @@ static void test_skylake_watchdog(void **state)
 		print_message("%s: level %d, %d groups of %d counters; left out: %s\n",
 			      on[f] + sizeof(FIXTURES), set->level, set->nr_groups, set->nr,
 			      set->left_out);
-		assert_int_equal(set->level, 1);
-		assert_int_equal(set->nr_groups, 3);
-		assert_int_equal(set->nr, 9);
+		assert_int_equal(set->level, 2);
+		assert_int_equal(set->nr_groups, 5);
+		assert_int_equal(set->nr, 17);
 		/* Every counter of a group on a generic one: at most 4 a group. */
 		assert_true(widest_group(set) <= 4);
 		assert_string_equal(set->name[0], "CPU_CLK_UNHALTED.THREAD");
-		assert_non_null(strstr(set->left_out, "level 2: the NMI watchdog holds fixed "
-						      "counter 1"));
+		/* The last of group 0 moved out, alone in the fifth group. */
+		assert_string_equal(set->name[16], "INT_MISC.RECOVERY_CYCLES");
+		assert_int_equal(set->group[16], 4);
+		assert_string_equal(set->left_out, "");
 		fx_free(fx);
 
 		fx = fx_new(off[f]);
@@ -363,8 +365,8 @@ static void test_watchdog_changed(void **state)
 	assert_string_equal(what, "");
 	assert_true(plan_watchdog_changed(&skx->o, skx->cpu, skx->online, &skx->p, 0, what,
 					  sizeof(what)));
-	assert_string_equal(what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 in "
-				  "3 groups of 9");
+	assert_string_equal(what, "cpu: level 2 in 4 groups of 17 counters instead of level 2 in "
+				  "5 groups of 17");
 	/* AMD: smt_contention fits again. */
 	assert_true(plan_watchdog_changed(&zen->o, zen->cpu, zen->online, &zen->p, 0, what,
 					  sizeof(what)));

@@ -377,9 +377,11 @@ static const struct model_metric skt_metrics[] = {
  * #core_wide) and uses the _ANY recovery cycles with SMT on.
  * Group 0: cycles on fixed counter 1 and the four per-thread level-1
  * events; group 1: the core-wide and SMT-ratio events level 1 also
- * needs; groups 2 and 3: level 2. The 17 generic events leave no counter
- * for UOPS_RETIRED.MACRO_FUSED, so perf's tma_heavy_operations and
- * tma_light_operations are left out of these rows.
+ * needs; groups 2 and 3: level 2, 16 generic events in all. With the NMI
+ * watchdog on fixed counter 1, group 0's last event moves to a fifth
+ * group (counters.c split()). perf's tma_heavy_operations and
+ * tma_light_operations (UOPS_RETIRED.MACRO_FUSED, INST_RETIRED.ANY) are
+ * left out of these rows.
  */
 static const struct model_event skl_events[] = {
 	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
