@@ -14,7 +14,7 @@
  * how many a CPU has, is data the loader sets (struct td_layout).
  */
 #define TD_MAX_COUNTERS 24
-#define TD_MAX_GROUPS	4
+#define TD_MAX_GROUPS	5
 #define TD_COMM_LEN	16
 #define TD_MAX_PMUS	4 /* core PMUs of one machine: cpu, or cpu_core, cpu_atom, ... */
 

@@ -424,6 +424,29 @@ static void test_added_rows(void **state)
 		{ "broadwellde",
 		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90",
 		  { { "tma_retiring", 40 } } },
+		/*
+		 * memory_bound, SMT on, fetch latency 12 % > 10 %, IPC 1500/1000:
+		 * Haswell (min(1000, 300) + 50) / (min(1000, 400) + (900 - 600)/2
+		 * - 60 + 50) = 350/540 of the backend (740/3000); core the rest.
+		 */
+		{ "haswellx",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90,"
+			 "\"CYCLE_ACTIVITY.STALLS_LDM_PENDING\":300,\"RESOURCE_STALLS.SB\":50,"
+			 "\"CYCLE_ACTIVITY.CYCLES_NO_EXECUTE\":400,\"RS_EVENTS.EMPTY_CYCLES\":60,"
+			 "\"UOPS_EXECUTED.CORE,cmask=1\":900,\"UOPS_EXECUTED.CORE,cmask=2\":600,"
+			 "\"UOPS_EXECUTED.CORE,cmask=3\":350,\"INST_RETIRED.ANY\":1500",
+		  { { "tma_memory_bound", 350.0 / 540.0 * 74000.0 / 3000.0 },
+		    { "tma_core_bound", 190.0 / 540.0 * 74000.0 / 3000.0 } } },
+		/* Broadwell per thread: (300 + 50) / (400 + 900 - 600 - 60 + 50) = 350/690. */
+		{ "broadwellx",
+		  HSW_L1 "\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\":90,"
+			 "\"CYCLE_ACTIVITY.STALLS_MEM_ANY\":300,\"RESOURCE_STALLS.SB\":50,"
+			 "\"CYCLE_ACTIVITY.STALLS_TOTAL\":400,\"RS_EVENTS.EMPTY_CYCLES\":60,"
+			 "\"UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC\":900,"
+			 "\"UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC\":600,"
+			 "\"UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC\":350,\"INST_RETIRED.ANY\":1500",
+		  { { "tma_memory_bound", 350.0 / 690.0 * 74000.0 / 3000.0 },
+		    { "tma_core_bound", 340.0 / 690.0 * 74000.0 / 3000.0 } } },
 		/* Crestmont, width 6: slots 6000; resource bound .3 - .35, unclamped. */
 		{ "sierraforest",
 		  CMT_COUNTS,

@@ -796,25 +796,67 @@ static void test_decode_skylake(void **state)
 	expect(&r, "tma_fetch_bandwidth", 0.2 - 800.0 / 3000.0);
 }
 
+#define NR_HSW_FROM_SKL 12 /* skl_counts up to MACHINE_CLEARS.COUNT */
+
+/*
+ * Haswell and Broadwell's memory_bound and core_bound, perf v7.3's text
+ * (hsw/hsx-metrics.json, bdw/bdx/bdwde-metrics.json): the level-1 and
+ * shared level-2 counts above (slots 3000, backend 740/3000 with SMT on,
+ * 700/3000 off; fetch latency .12 > .1, so RS_EVENTS.EMPTY_CYCLES counts),
+ * stalls 300 (Haswell's STALLS_LDM_PENDING, Broadwell's STALLS_MEM_ANY),
+ * store-buffer stalls 50, cycles without execution 400 (CYCLES_NO_EXECUTE,
+ * STALLS_TOTAL), cycles executing 1, 2, 3 uops or more 900, 600, 350, RS
+ * empty 60, instructions 1500 (IPC 1.5: the 2-uop cycles are taken).
+ */
+enum {
+	HSW_STALLS = NR_HSW_FROM_SKL + 1,
+	HSW_NO_EXEC,
+	HSW_GE1,
+	HSW_GE2,
+	HSW_GE3,
+	HSW_INST,
+	HSW_SB,
+	HSW_RS,
+	NR_HSW_MEM
+};
+
+static void hsw_memory_counts(struct count *c, bool broadwell)
+{
+	static const char *const names[2][5] = {
+		{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING", "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE",
+		  "UOPS_EXECUTED.CORE,cmask=1", "UOPS_EXECUTED.CORE,cmask=2",
+		  "UOPS_EXECUTED.CORE,cmask=3" },
+		{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", "CYCLE_ACTIVITY.STALLS_TOTAL",
+		  "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", "UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC",
+		  "UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC" },
+	};
+	static const double values[5] = { 300, 400, 900, 600, 350 };
+
+	memcpy(c, skl_counts, NR_HSW_FROM_SKL * sizeof(c[0]));
+	c[NR_HSW_FROM_SKL] = (struct count){ "IDQ.MS_UOPS", 150 };
+	for (int i = 0; i < 5; i++)
+		c[HSW_STALLS + i] = (struct count){ names[broadwell][i], values[i] };
+	c[HSW_INST] = (struct count){ "INST_RETIRED.ANY", 1500 };
+	c[HSW_SB] = (struct count){ "RESOURCE_STALLS.SB", 50 };
+	c[HSW_RS] = (struct count){ "RS_EVENTS.EMPTY_CYCLES", 60 };
+}
+
 /*
  * Haswell and Broadwell, perf v7.3's text (hsw/bdw-metrics.json): the
  * Skylake vector's level-1 and shared level-2 counts (slots 3000), backend
  * the remainder, and the heavy/light split: IDQ.MS_UOPS 150.
  */
-#define NR_HSW_FROM_SKL 12 /* skl_counts up to MACHINE_CLEARS.COUNT */
-
 static void test_decode_haswell(void **state)
 {
 	static const char *const rows[] = { "haswell", "haswellx", "broadwell", "broadwellx",
 					    "broadwellde" };
-	struct count c[NR_HSW_FROM_SKL + 1];
+	struct count c[NR_HSW_MEM];
 	struct decoded r;
 
 	(void)state;
-	memcpy(c, skl_counts, NR_HSW_FROM_SKL * sizeof(c[0]));
-	assert_string_equal(c[NR_HSW_FROM_SKL - 1].event, "MACHINE_CLEARS.COUNT");
-	c[NR_HSW_FROM_SKL] = (struct count){ "IDQ.MS_UOPS", 150 };
+	assert_string_equal(skl_counts[NR_HSW_FROM_SKL - 1].event, "MACHINE_CLEARS.COUNT");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		hsw_memory_counts(c, !strncmp(rows[i], "broadwell", 9));
 		/* SMT on: recovery 80/2 = 40. */
 		decode(&r, rows[i], "cpu", c, N(c), NULL, true);
 		expect(&r, "tma_info_thread_slots", 3000);
@@ -839,12 +881,72 @@ static void test_decode_haswell(void **state)
 	}
 
 	/* More cycles without a uop than clocks (multiplexed): Haswell takes the clocks. */
+	hsw_memory_counts(c, false);
 	c[9].value = 1200;
 	decode(&r, "haswellx", "cpu", c, N(c), NULL, true);
 	expect(&r, "tma_fetch_latency", 4000.0 / 3000.0); /* 4 * min(1000, 1200) */
 	expect(&r, "tma_fetch_bandwidth", 0.2 - 4000.0 / 3000.0);
+	hsw_memory_counts(c, true);
+	c[9].value = 1200;
 	decode(&r, "broadwellx", "cpu", c, N(c), NULL, true);
 	expect(&r, "tma_fetch_latency", 4800.0 / 3000.0); /* 4 * 1200 */
+}
+
+static void test_decode_haswell_memory(void **state)
+{
+	static const char *const rows[] = { "haswell", "haswellx", "broadwell", "broadwellx",
+					    "broadwellde" };
+	/*
+	 * Each case from hsw_memory_counts() with these counts changed, and
+	 * memory_bound's fraction of the backend: Haswell's (min() on the
+	 * stalls, the core's uop cycles halved with SMT on), Broadwell's.
+	 */
+	static const struct {
+		bool smt;
+		double inst, no_uop, stalls, no_exec; /* no_uop: ..CYCLES_0_UOPS_DELIV.CORE */
+		double hsw_num, hsw_den, bdw_num, bdw_den;
+	} cases[] = {
+		/*
+		 * SMT on, IPC 1.5: 2-uop cycles; fetch latency .12 > .1: RS term.
+		 * Haswell (min(1000, 300) + 50) / (min(1000, 400) + (900 - 600)/2
+		 * - 60 + 50); Broadwell (300 + 50) / (400 + 900 - 600 - 60 + 50).
+		 */
+		{ true, 1500, 90, 300, 400, 350, 540, 350, 690 },
+		/* SMT off: Haswell as Broadwell, 350 / (400 + 300 - 60 + 50). */
+		{ false, 1500, 90, 300, 400, 350, 690, 350, 690 },
+		/* IPC 2 > 1.8: 3-uop cycles, 400 + 550/2 - 10; 400 + 550 - 10. */
+		{ true, 2000, 90, 300, 400, 350, 665, 350, 940 },
+		/* Fetch latency 4 * 60/3000 = .08: no RS term, 400 + 275 + 50; 400 + 550 + 50. */
+		{ true, 2000, 60, 300, 400, 350, 725, 350, 1000 },
+		/*
+		 * Stalls above the clocks (multiplexed), SMT off: Haswell's min()
+		 * takes 1000 for both, 1050 / (1000 + 550 + 50); Broadwell
+		 * 1250 / (1100 + 550 + 50).
+		 */
+		{ false, 2000, 60, 1200, 1100, 1050, 1600, 1250, 1700 },
+	};
+	struct count c[NR_HSW_MEM];
+	struct decoded r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		bool bdw = !strncmp(rows[i], "broadwell", 9);
+
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			double be = (cases[k].smt ? 740.0 : 700.0) / 3000.0;
+			double mem = bdw ? cases[k].bdw_num / cases[k].bdw_den
+					 : cases[k].hsw_num / cases[k].hsw_den;
+
+			hsw_memory_counts(c, bdw);
+			c[HSW_INST].value = cases[k].inst;
+			c[9].value = cases[k].no_uop;
+			c[HSW_STALLS].value = cases[k].stalls;
+			c[HSW_NO_EXEC].value = cases[k].no_exec;
+			decode(&r, rows[i], "cpu", c, N(c), NULL, cases[k].smt);
+			expect(&r, "tma_memory_bound", mem * be);
+			expect(&r, "tma_core_bound", be - mem * be);
+		}
+	}
 }
 
 /*
@@ -902,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_decode_group_c),	 cmocka_unit_test(test_decode_gracemont),
 		cmocka_unit_test(test_decode_crestmont), cmocka_unit_test(test_decode_skymont),
 		cmocka_unit_test(test_decode_skylake),	 cmocka_unit_test(test_decode_haswell),
+		cmocka_unit_test(test_decode_haswell_memory),
 		cmocka_unit_test(test_lion_cove_text),	 cmocka_unit_test(test_ecore_nodes),
 	};
 

@@ -301,11 +301,32 @@ static int widest_group(const struct counter_set *set)
 }
 
 /*
+ * @fixture planned with the NMI watchdog @watchdog (as its sysfs says):
+ * level 2 in @groups groups of @nr counters, nothing left out.
+ */
+static struct fx *planned_level2(const char *fixture, int watchdog, int groups, int nr)
+{
+	struct fx *fx = fx_new(fixture);
+	const struct counter_set *set = &fx->p.pmus[0].counters;
+
+	assert_int_equal(fx->cpu->nmi_watchdog, watchdog);
+	assert_int_equal(plan(fx), 0);
+	print_message("%s: level %d, %d groups of %d counters; left out: %s\n",
+		      fixture + sizeof(FIXTURES), set->level, set->nr_groups, set->nr,
+		      set->left_out);
+	assert_int_equal(set->level, 2);
+	assert_int_equal(set->nr_groups, groups);
+	assert_int_equal(set->nr, nr);
+	assert_string_equal(set->left_out, "");
+	return fx;
+}
+
+/*
  * Skylake-class with SMT on (4 generic counters a thread) and the NMI
  * watchdog holding fixed counter 1: CPU_CLK_UNHALTED.THREAD takes a
  * generic counter, so group 0's five events no longer fit together. The
- * plan moves one into a group of its own; with no group left for level 2
- * it counts level 1 and says why. Without the watchdog, level 2 as before.
+ * plan moves one into a fifth group of its own and keeps level 2. Without
+ * the watchdog, level 2 in four groups as before.
  */
 static void test_skylake_watchdog(void **state)
 {
@@ -315,35 +336,21 @@ static void test_skylake_watchdog(void **state)
 
 	(void)state;
 	for (int f = 0; f < 2; f++) {
-		struct fx *fx = fx_new(on[f]);
+		struct fx *fx = planned_level2(on[f], 1, 5, 17);
 		const struct counter_set *set = &fx->p.pmus[0].counters;
 
-		assert_int_equal(fx->cpu->nmi_watchdog, 1);
 		assert_true(fx->cpu->smt_on);
-		assert_int_equal(plan(fx), 0);
-		print_message("%s: level %d, %d groups of %d counters; left out: %s\n",
-			      on[f] + sizeof(FIXTURES), set->level, set->nr_groups, set->nr,
-			      set->left_out);
-		assert_int_equal(set->level, 1);
-		assert_int_equal(set->nr_groups, 3);
-		assert_int_equal(set->nr, 9);
 		/* Every counter of a group on a generic one: at most 4 a group. */
 		assert_true(widest_group(set) <= 4);
 		assert_string_equal(set->name[0], "CPU_CLK_UNHALTED.THREAD");
-		assert_non_null(strstr(set->left_out, "level 2: the NMI watchdog holds fixed "
-						      "counter 1"));
+		/* The last of group 0 moved out, alone in the fifth group. */
+		assert_string_equal(set->name[16], "INT_MISC.RECOVERY_CYCLES");
+		assert_int_equal(set->group[16], 4);
 		fx_free(fx);
 
-		fx = fx_new(off[f]);
-		set = &fx->p.pmus[0].counters;
-		assert_int_equal(fx->cpu->nmi_watchdog, 0);
-		assert_int_equal(plan(fx), 0);
-		assert_int_equal(set->level, 2);
-		assert_int_equal(set->nr_groups, 4);
-		assert_int_equal(set->nr, 17);
+		fx = planned_level2(off[f], 0, 4, 17);
 		/* Cycles on fixed counter 1 beside four generic events. */
-		assert_int_equal(widest_group(set), 5);
-		assert_string_equal(set->left_out, "");
+		assert_int_equal(widest_group(&fx->p.pmus[0].counters), 5);
 		fx_free(fx);
 	}
 }
@@ -431,6 +438,46 @@ static void test_replan_watchdog_on(void **state)
 		assert_string_equal(r.what, "");
 		fx_free(fx);
 	}
+}
+
+/*
+ * Haswell and Broadwell: 19 generic events and two fixed ones in 5
+ * groups, group 4 with a generic counter to spare beside INST_RETIRED.ANY
+ * (fixed counter 0). With SMT on and the watchdog (haswell's fixture),
+ * group 0's fifth generic event goes there rather than into a sixth group:
+ * level 2 in 5 groups, no group with more than 4 generic events. Without
+ * the watchdog (broadwellx's), the table's groups.
+ */
+static void test_haswell_groups(void **state)
+{
+	struct fx *fx = planned_level2(FIXTURES "/haswell", 1, 5, 21);
+	const struct counter_set *set = &fx->p.pmus[0].counters;
+
+	(void)state;
+	assert_true(fx->cpu->smt_on);
+	for (int g = 0; g < set->nr_groups; g++) {
+		int generic = 0;
+
+		/* All but INST_RETIRED.ANY (0x00c0): cycles too, the watchdog has fixed 1. */
+		for (int i = 0; i < set->nr; i++)
+			generic += set->group[i] == g && set->attr[i].config != 0x00c0;
+		if (generic > 4)
+			fail_msg("haswell: group %d takes %d generic counters of 4", g, generic);
+	}
+	/* INT_MISC.RECOVERY_CYCLES leads group 4, INST_RETIRED.ANY ends it. */
+	assert_string_equal(set->name[16], "INT_MISC.RECOVERY_CYCLES");
+	assert_int_equal(set->group[16], 4);
+	assert_string_equal(set->name[20], "INST_RETIRED.ANY");
+	assert_int_equal(set->group[20], 4);
+	fx_free(fx);
+
+	fx = planned_level2(FIXTURES "/broadwellx", 0, 5, 21);
+	set = &fx->p.pmus[0].counters;
+	assert_string_equal(set->name[4], "INT_MISC.RECOVERY_CYCLES");
+	assert_int_equal(set->group[4], 0);
+	assert_string_equal(set->name[17], "UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC");
+	assert_int_equal(set->group[17], 4);
+	fx_free(fx);
 }
 
 /* Planned with the watchdog on: turned off, level 2 needs a restart; Ice Lake never changes. */
@@ -839,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_test_members),
 		cmocka_unit_test(test_direct_reads_per_row),
 		cmocka_unit_test(test_skylake_watchdog),
+		cmocka_unit_test(test_haswell_groups),
 		cmocka_unit_test(test_replan_watchdog_on),
 		cmocka_unit_test(test_replan_watchdog_off),
 		cmocka_unit_test(test_replan_amd_on),

@@ -100,13 +100,26 @@ static void fit(const struct pmu_model *m, int budget, bool watchdog_on, bool *w
 	}
 }
 
+/* The generic counters the events of group @g take. */
+static int group_generic(const struct pmu_model *m, bool watchdog_on, const bool *want,
+			 const int *grp, int g)
+{
+	int used = 0;
+
+	for (int i = 0; i < m->nr_events; i++)
+		used += want[i] && grp[i] == g && generic(m, i, watchdog_on);
+	return used;
+}
+
 /*
  * A group that still needs more generic counters than @budget (Skylake's
  * group 0 with SMT on and the watchdog: cycles lose fixed counter 1, 5
  * generic events for 4 counters) would pass validation at open and never
- * be scheduled. Move its last members into a group of their own, after
- * the others: the kernel multiplexes it, and it is scaled by its own
- * times, as every group is. -ENOSPC if no group is left for them.
+ * be scheduled. Move its last members into a later group with a counter
+ * to spare (Haswell's group 4: three generic events beside a fixed one),
+ * else into a group of their own after the others: the kernel
+ * multiplexes it, and it is scaled by its own times, as every group is.
+ * -ENOSPC if no group is left for them.
  */
 static int split(const struct pmu_model *m, int budget, bool watchdog_on, const bool *want,
 		 int *grp)
@@ -117,24 +130,21 @@ static int split(const struct pmu_model *m, int budget, bool watchdog_on, const 
 		if (want[i] && grp[i] > last)
 			last = grp[i];
 	for (int g = 0; g <= last; g++) {
-		int used = 0, first = -1;
+		int used = group_generic(m, watchdog_on, want, grp, g), first = -1;
 
-		for (int i = 0; i < m->nr_events; i++) {
-			if (!want[i] || grp[i] != g)
-				continue;
-			if (first < 0)
+		for (int i = 0; i < m->nr_events && first < 0; i++)
+			if (want[i] && grp[i] == g)
 				first = i;
-			used += generic(m, i, watchdog_on);
-		}
-		if (used <= budget)
-			continue;
-		if (last + 1 >= MODEL_MAX_GROUPS)
-			return -ENOSPC;
-		last++;
 		for (int i = m->nr_events - 1; i > first && used > budget; i--) {
+			int to = g + 1;
+
 			if (!want[i] || grp[i] != g || !generic(m, i, watchdog_on))
 				continue;
-			grp[i] = last;
+			while (to <= last && group_generic(m, watchdog_on, want, grp, to) >= budget)
+				to++;
+			if (to > last && ++last >= MODEL_MAX_GROUPS)
+				return -ENOSPC;
+			grp[i] = to;
 			used--;
 		}
 	}

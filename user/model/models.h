@@ -16,7 +16,7 @@
 #include "tdtrace.h"
 
 #define MODEL_MAX_EVENTS  24 /* events of one model, in all its groups */
-#define MODEL_MAX_GROUPS  4  /* counting groups per CPU */
+#define MODEL_MAX_GROUPS  5  /* counting groups per CPU */
 #define MODEL_MAX_METRICS 32
 #define MODEL_MAX_RANGES  4  /* cpu model ranges of one row */
 

@@ -377,9 +377,11 @@ static const struct model_metric skt_metrics[] = {
  * #core_wide) and uses the _ANY recovery cycles with SMT on.
  * Group 0: cycles on fixed counter 1 and the four per-thread level-1
  * events; group 1: the core-wide and SMT-ratio events level 1 also
- * needs; groups 2 and 3: level 2. The 17 generic events leave no counter
- * for UOPS_RETIRED.MACRO_FUSED, so perf's tma_heavy_operations and
- * tma_light_operations are left out of these rows.
+ * needs; groups 2 and 3: level 2, 16 generic events in all. With the NMI
+ * watchdog on fixed counter 1, group 0's last event moves to a fifth
+ * group (counters.c split()). perf's tma_heavy_operations and
+ * tma_light_operations (UOPS_RETIRED.MACRO_FUSED, INST_RETIRED.ANY) are
+ * left out of these rows.
  */
 static const struct model_event skl_events[] = {
 	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
@@ -484,44 +486,80 @@ static const struct model_metric skl_metrics[] = {
  * hsw/hsx/bdw/bdx/bdwde-metrics.json share the level-1 text but for the
  * backend, which is the remainder here; INT_MISC.RECOVERY_CYCLES is
  * umask 3, cmask 1 on these parts (pipeline.json), not Skylake's umask 1.
- * Groups 0 and 1 as on Skylake; group 2 is level 2 but memory_bound and
- * core_bound: perf's memory_bound needs 7 more generic events here
- * (STALLS_LDM_PENDING or STALLS_MEM_ANY, CYCLES_NO_EXECUTE or STALLS_TOTAL,
- * three UOPS_EXECUTED cmasks, RS_EVENTS.EMPTY_CYCLES, RESOURCE_STALLS.SB),
- * 19 in all where 4 groups of 4 hold 16, so these rows leave both out and
- * keep the heavy/light split (IDQ.MS_UOPS) that the Skylake rows drop.
- * The same encodings on all five (each directory's pipeline.json,
+ * Groups 0 and 1 as on Skylake; group 2: the frontend, bad speculation
+ * and retiring splits; groups 3 and 4: memory_bound (and so core_bound),
+ * seven generic events and INST_RETIRED.ANY on fixed counter 0 (perf's
+ * tma_info_thread_ipc). 19 generic events in 5 groups of 4: group 4's
+ * spare counter takes what the NMI watchdog pushes out of group 0. The
+ * same encodings on all five (each directory's pipeline.json,
  * frontend.json).
  */
+/* clang-format off */
+/* A level-2 event of group @grp, by raw config. */
+#define HSW_L2(nm, cfg, grp) { .name = (nm), .config = (cfg), .flags = MODEL_EV_L2, .group = (grp) }
+
+#define HSW_EVENTS                                                                                 \
+	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },          \
+	{ .name = "IDQ_UOPS_NOT_DELIVERED.CORE", .config = 0x019c },                               \
+	{ .name = "UOPS_ISSUED.ANY", .config = 0x010e },                                           \
+	{ .name = "UOPS_RETIRED.RETIRE_SLOTS", .config = 0x02c2 },                                 \
+	{ .name = "INT_MISC.RECOVERY_CYCLES", .config = 0x0100030d },                              \
+	{ .name = "INT_MISC.RECOVERY_CYCLES_ANY", .config = 0x0120030d, .group = 1 },              \
+	{ .name = "CPU_CLK_UNHALTED.THREAD_ANY", .config = 0x0020003c, .group = 1 },               \
+	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .config = 0x023c, .group = 1 },            \
+	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .config = 0x013c, .group = 1 },                     \
+	HSW_L2("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0x0400019c, 2),                  \
+	HSW_L2("BR_MISP_RETIRED.ALL_BRANCHES", 0x00c5, 2),                                         \
+	HSW_L2("MACHINE_CLEARS.COUNT", 0x010401c3, 2),                                             \
+	HSW_L2("IDQ.MS_UOPS", 0x3079, 2),                                                          \
+	HSW_L2("RESOURCE_STALLS.SB", 0x08a2, 3),                                                   \
+	HSW_L2("RS_EVENTS.EMPTY_CYCLES", 0x015e, 3)
+
+/* The tail of both tables: fixed counter 0, group 4's fourth event. */
+#define HSW_INST_RETIRED                                                                           \
+	{ .name = "INST_RETIRED.ANY", .config = 0x00c0, .flags = MODEL_EV_FIXED | MODEL_EV_L2,    \
+	  .group = 4 }
+/* clang-format on */
+
+/*
+ * Haswell: perf writes the stalls by the events' HSW names and the
+ * executed-uop cycles as UOPS_EXECUTED.CORE with a cmask (perf's
+ * "cpu@UOPS_EXECUTED.CORE\,cmask\=N@", unescaped).
+ */
 static const struct model_event hsw_events[] = {
-	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
-	{ .name = "IDQ_UOPS_NOT_DELIVERED.CORE", .config = 0x019c },
-	{ .name = "UOPS_ISSUED.ANY", .config = 0x010e },
-	{ .name = "UOPS_RETIRED.RETIRE_SLOTS", .config = 0x02c2 },
-	{ .name = "INT_MISC.RECOVERY_CYCLES", .config = 0x0100030d },
-	{ .name = "INT_MISC.RECOVERY_CYCLES_ANY", .config = 0x0120030d, .group = 1 },
-	{ .name = "CPU_CLK_UNHALTED.THREAD_ANY", .config = 0x0020003c, .group = 1 },
-	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .config = 0x023c, .group = 1 },
-	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .config = 0x013c, .group = 1 },
-	{ .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
-	  .config = 0x0400019c,
-	  .flags = MODEL_EV_L2,
-	  .group = 2 },
-	{ .name = "BR_MISP_RETIRED.ALL_BRANCHES",
-	  .config = 0x00c5,
-	  .flags = MODEL_EV_L2,
-	  .group = 2 },
-	{ .name = "MACHINE_CLEARS.COUNT", .config = 0x010401c3, .flags = MODEL_EV_L2, .group = 2 },
-	{ .name = "IDQ.MS_UOPS", .config = 0x3079, .flags = MODEL_EV_L2, .group = 2 },
+	HSW_EVENTS,
+	HSW_L2("CYCLE_ACTIVITY.STALLS_LDM_PENDING", 0x060006a3, 3),
+	HSW_L2("CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", 0x040004a3, 3),
+	HSW_L2("UOPS_EXECUTED.CORE,cmask=1", 0x010002b1, 4),
+	HSW_L2("UOPS_EXECUTED.CORE,cmask=2", 0x020002b1, 4),
+	HSW_L2("UOPS_EXECUTED.CORE,cmask=3", 0x030002b1, 4),
+	HSW_INST_RETIRED,
 };
 
 /*
- * perf v7.3's text: Skylake's but the backend, the remainder here, and
- * @FETCH_CYCLES, how the fetch latency counts its cycles.
+ * Broadwell: the same counters under their BDW names (STALLS_MEM_ANY is
+ * STALLS_LDM_PENDING's encoding, STALLS_TOTAL CYCLES_NO_EXECUTE's), the
+ * executed-uop cycles as the CYCLES_GE_N_UOP(S)_EXEC events (umask 1).
+ */
+static const struct model_event bdw_events[] = {
+	HSW_EVENTS,
+	HSW_L2("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0x060006a3, 3),
+	HSW_L2("CYCLE_ACTIVITY.STALLS_TOTAL", 0x040004a3, 3),
+	HSW_L2("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", 0x010001b1, 4),
+	HSW_L2("UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", 0x020001b1, 4),
+	HSW_L2("UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC", 0x030001b1, 4),
+	HSW_INST_RETIRED,
+};
+
+/*
+ * perf v7.3's text: Skylake's but the backend, the remainder here,
+ * @FETCH_CYCLES, how the fetch latency counts its cycles, and
+ * @MEMORY_BOUND, memory_bound's expression.
  */
 /* clang-format off */
-#define HSW_METRICS(FETCH_CYCLES)                                                                  \
+#define HSW_METRICS(FETCH_CYCLES, MEMORY_BOUND)                                                    \
 	SKL_SLOTS_METRICS,                                                                         \
+	{ "tma_info_thread_ipc", 0, NULL, "INST_RETIRED.ANY / tma_info_thread_clks", NULL, NULL }, \
 	SKL_L1_METRICS,                                                                            \
 	{ "tma_backend_bound", 1, NULL,                                                            \
 	  "1 - (tma_frontend_bound + tma_bad_speculation + tma_retiring)", NULL,                   \
@@ -530,6 +568,9 @@ static const struct model_event hsw_events[] = {
 	  "4 * " FETCH_CYCLES " / tma_info_thread_slots", NULL, "fetch_latency" },                 \
 	SKL_FETCH_BANDWIDTH,                                                                       \
 	SKL_BAD_SPECULATION_SPLIT,                                                                 \
+	{ "tma_memory_bound", 2, "tma_backend_bound", MEMORY_BOUND, NULL, "memory_bound" },        \
+	{ "tma_core_bound", 2, "tma_backend_bound", "tma_backend_bound - tma_memory_bound", NULL,  \
+	  "core_bound" },                                                                          \
 	/* perf's level 3, under heavy operations: here a helper */                               \
 	{ "tma_microcode_sequencer", 0, NULL,                                                      \
 	  "UOPS_RETIRED.RETIRE_SLOTS / UOPS_ISSUED.ANY * IDQ.MS_UOPS / tma_info_thread_slots",     \
@@ -538,17 +579,45 @@ static const struct model_event hsw_events[] = {
 	  "heavy_operations" },                                                                    \
 	{ "tma_light_operations", 2, "tma_retiring", "tma_retiring - tma_heavy_operations", NULL,  \
 	  "light_operations" }
+
+/* Cycles executing one uop or more, less those executing 3 (IPC above 1.8) or 2 or more. */
+#define HSW_EXEC_CYCLES(GE1, GE2, GE3)                                                             \
+	GE1 " - (" GE3 " if tma_info_thread_ipc > 1.8 else " GE2 ")"
+#define HSW_NO_FETCH "(RS_EVENTS.EMPTY_CYCLES if tma_fetch_latency > 0.1 else 0)"
+#define HSW_GE1 "cpu@UOPS_EXECUTED.CORE\\,cmask\\=1@"
+#define HSW_GE2 "cpu@UOPS_EXECUTED.CORE\\,cmask\\=2@"
+#define HSW_GE3 "cpu@UOPS_EXECUTED.CORE\\,cmask\\=3@"
+#define HSW_NO_EXECUTE "min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.CYCLES_NO_EXECUTE)"
+
+/*
+ * Haswell: the stalls bounded by the thread's clocks, and with SMT on
+ * half the core's executed-uop cycles.
+ */
+#define HSW_MEMORY_BOUND                                                                           \
+	"(min(CPU_CLK_UNHALTED.THREAD, CYCLE_ACTIVITY.STALLS_LDM_PENDING) + RESOURCE_STALLS.SB) / (" \
+	HSW_NO_EXECUTE " + (" HSW_EXEC_CYCLES(HSW_GE1, HSW_GE2, HSW_GE3) ") / 2 - " HSW_NO_FETCH     \
+	" + RESOURCE_STALLS.SB if #SMT_on else " HSW_NO_EXECUTE " + "                              \
+	HSW_EXEC_CYCLES(HSW_GE1, HSW_GE2, HSW_GE3) " - " HSW_NO_FETCH " + RESOURCE_STALLS.SB) * "  \
+	"tma_backend_bound"
+
+/* Broadwell: per thread, SMT or not. */
+#define BDW_MEMORY_BOUND                                                                           \
+	"(CYCLE_ACTIVITY.STALLS_MEM_ANY + RESOURCE_STALLS.SB) / (CYCLE_ACTIVITY.STALLS_TOTAL + "    \
+	HSW_EXEC_CYCLES("UOPS_EXECUTED.CYCLES_GE_1_UOP_EXEC", "UOPS_EXECUTED.CYCLES_GE_2_UOPS_EXEC", \
+			"UOPS_EXECUTED.CYCLES_GE_3_UOPS_EXEC")                                     \
+	" - " HSW_NO_FETCH " + RESOURCE_STALLS.SB) * tma_backend_bound"
 /* clang-format on */
 
 /* Haswell: the cycles without a delivered uop, bounded by the thread's clocks. */
 static const struct model_metric hsw_metrics[] = {
 	/* clang-format off */
-	HSW_METRICS("min(CPU_CLK_UNHALTED.THREAD, IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE)"),
+	HSW_METRICS("min(CPU_CLK_UNHALTED.THREAD, IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE)",
+		    HSW_MEMORY_BOUND),
 	/* clang-format on */
 };
 
 static const struct model_metric bdw_metrics[] = {
-	HSW_METRICS("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
+	HSW_METRICS("IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", BDW_MEMORY_BOUND),
 };
 
 /*
@@ -644,11 +713,11 @@ static const struct model_metric bdw_metrics[] = {
 	}
 
 /* Haswell, Broadwell: per thread, SMT as on Skylake. */
-#define HSW_ROW(nm, mt, src, ...)                                                                  \
+#define HSW_ROW(nm, ev, mt, src, ...)                                                              \
 	{                                                                                          \
 		.name = (nm), .vendor = "GenuineIntel", .family = 6,                               \
 		.cpu_models = { __VA_ARGS__ }, .pmu = "cpu", .gp_counters = 4,                     \
-		.slots = "tma_info_thread_slots", .smt_approximate = true, ROW_EVENTS(hsw_events), \
+		.slots = "tma_info_thread_slots", .smt_approximate = true, ROW_EVENTS(ev),         \
 		ROW_METRICS(mt), .source = (src), .pmu_events = MODEL_PMU_EVENTS_V7_3,             \
 		PERF_GROUPS, .verified = NOT_ON_HW                                                 \
 	}
@@ -685,10 +754,10 @@ const struct pmu_model intel_models[] = {
 	SKL_ROW("skylakex", 0, 4, SRC_SKX, 0x55),
 	SKL_ROW("cascadelakex", 5, 0xf, SRC_CLX, 0x55),
 	/* Haswell, Broadwell */
-	HSW_ROW("haswell", hsw_metrics, SRC_HSW, 0x3c, 0x45, 0x46),
-	HSW_ROW("haswellx", hsw_metrics, SRC_HSX, 0x3f),
-	HSW_ROW("broadwell", bdw_metrics, SRC_BDW, 0x3d, 0x47),
-	HSW_ROW("broadwellx", bdw_metrics, SRC_BDX, 0x4f),
-	HSW_ROW("broadwellde", bdw_metrics, SRC_BDWDE, 0x56),
+	HSW_ROW("haswell", hsw_events, hsw_metrics, SRC_HSW, 0x3c, 0x45, 0x46),
+	HSW_ROW("haswellx", hsw_events, hsw_metrics, SRC_HSX, 0x3f),
+	HSW_ROW("broadwell", bdw_events, bdw_metrics, SRC_BDW, 0x3d, 0x47),
+	HSW_ROW("broadwellx", bdw_events, bdw_metrics, SRC_BDX, 0x4f),
+	HSW_ROW("broadwellde", bdw_events, bdw_metrics, SRC_BDWDE, 0x56),
 };
 const int nr_intel_models = ARRAY_LEN(intel_models);

@@ -13,8 +13,12 @@
 #include "model/counters.h"
 #include "model/decode.h"
 
-_Static_assert(TD_MAX_COUNTERS + 2 * TD_MAX_GROUPS <= TDREGION_MAX_VALUES,
-	       "a snapshot holds every counter and each group's two times");
+/*
+ * A snapshot holds a set's counters and each group's two times in
+ * TDREGION_MAX_VALUES (public: struct tdregion_region's size). Every row
+ * fits (Haswell's 21 counters in 5 groups take 31), but TD_MAX_COUNTERS
+ * in TD_MAX_GROUPS would not: open_set() refuses a set that does not fit.
+ */
 
 struct tdregion {
 	unsigned int mode; /* enum tdregion_flags: RDPMC, READ or SOFTWARE, and TOPDOWN */

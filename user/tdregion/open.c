@@ -123,6 +123,13 @@ static int try_rdpmc(struct tdregion *td, const char *pmu, unsigned int flags)
  */
 static int open_set(struct tdregion *td, const char *pmu, unsigned int flags)
 {
+	if (tdr_nr_values(&td->set) > TDREGION_MAX_VALUES) {
+		snprintf(td->why, sizeof(td->why),
+			 "no TopDown: %d counters in %d groups need %d values, a region holds %d",
+			 td->set.nr, counters_nr_groups(&td->set), tdr_nr_values(&td->set),
+			 TDREGION_MAX_VALUES);
+		return -1;
+	}
 	for (int i = 0, leader = 0; i < td->set.nr; i++) {
 		struct perf_event_attr attr = td->set.attr[i];
 
