@@ -117,13 +117,15 @@ static struct watchdog wd = { .seen = -2 };
  * class, SMT on, watchdog on: group 0 is never scheduled), the PMUs that
  * change stop charging now, and get their new counters once this
  * interval is read (watchdog_switch). If the new plan counts more (level 2
- * again), the run keeps its counters and says to restart.
+ * again), or cannot take the run's counts so far exactly, the run keeps
+ * its counters and says to restart.
  */
 static void watchdog_check(const struct options *o, const struct machine *m, const struct plan *p,
 			   struct tracer *tr)
 {
 	int now = pmu_nmi_watchdog(o->sysfs_root);
 	const char *on = now == 1 ? "on" : "off";
+	bool drops = false;
 
 	if (wd.seen == -2)
 		wd.seen = wd.planned = m->cpu->nmi_watchdog;
@@ -132,11 +134,15 @@ static void watchdog_check(const struct options *o, const struct machine *m, con
 	wd.seen = now;
 	switch (replan_watchdog(o, m->cpu, m->online, p, now, &wd.r)) {
 	case REPLAN_SWITCH:
+		for (int i = 0; i < wd.r.nr; i++)
+			drops |= wd.r.set[i].nr < p->pmus[wd.r.pmu[i]].counters.nr;
 		say(stderr,
 		    "the NMI watchdog was turned %s during the run: counting %s from the next "
-		    "interval; what is no longer counted is null from then on, in the "
-		    "intervals and the summary",
-		    on, wd.r.what);
+		    "interval; %s",
+		    on, wd.r.what,
+		    drops ? "what is no longer counted is null from then on, in the intervals "
+			    "and the summary"
+			  : "every event is still counted, regrouped");
 		for (int i = 0; i < wd.r.nr; i++)
 			tracer_pause(tr, wd.r.pmu[i]);
 		wd.pending = true;
@@ -246,6 +252,7 @@ int main(int argc, char **argv)
 		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
 	}
+	replan_widen(&o, m.cpu, m.online, &p); /* before the run's width is used */
 	tally_init(&tl, p.width);
 	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)))
 		goto cleanup;

@@ -181,7 +181,8 @@ live_case() { # CASE TDTRACE PERF
 }
 
 fake_perf "$tmp/perf" 25.000000
-said='tdtrace: the NMI watchdog was turned on during the run: counting cpu: level 1 in 3 groups of 9 counters instead of level 2 in 4 groups of 17 from the next interval; what is no longer counted is null from then on, in the intervals and the summary'
+# Haswell and Broadwell: level 2 regrouped is not exact, the run switches to level 1.
+said='tdtrace: the NMI watchdog was turned on during the run: counting cpu: level 1 in 3 groups of 9 counters instead of level 2 in 5 groups of 21 from the next interval; what is no longer counted is null from then on, in the intervals and the summary'
 fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":null,"tma_heavy_operations":null' "$said"
 # Started with the watchdog off (the fake saw 0), and 1 again after.
 if live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
@@ -199,6 +200,25 @@ if ! live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
 	ok watchdog_level2_number_fails
 else
 	fail watchdog_level2_number_fails "$(cat "$tmp/out")"
+fi
+
+# Skylake-class: level 2 in a fifth group, every event still counted: level 2 a number.
+said5='tdtrace: the NMI watchdog was turned on during the run: counting cpu: level 2 in 5 groups of 17 counters instead of level 2 in 4 groups of 17 from the next interval; every event is still counted, regrouped'
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":5,"tma_heavy_operations":6' "$said5"
+if live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
+	grep -q 'level 2 counted (2 metrics): ok' "$tmp/out"; then
+	ok watchdog_level2_kept
+else
+	fail watchdog_level2_kept "$(cat "$tmp/out")"
+fi
+
+# ... and level 2 null after that switch: what it counted was lost.
+fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":null,"tma_heavy_operations":6' "$said5"
+if ! live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&
+	grep -q 'level 2 counted (2 metrics): FAIL' "$tmp/out" && grep -q 'hwcheck: FAILED' "$tmp/out"; then
+	ok watchdog_level2_kept_null_fails
+else
+	fail watchdog_level2_kept_null_fails "$(cat "$tmp/out")"
 fi
 
 # Not said: the switch went unnoticed.

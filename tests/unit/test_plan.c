@@ -370,13 +370,19 @@ static void assert_same_columns(const struct counter_set *r, const struct counte
 }
 
 /*
- * Skylake-class, SMT on, planned without the NMI watchdog (level 2, group 0
- * on fixed counter 1 and 4 generic ones); the watchdog is turned on during
- * the run (the value read from the other fixture's
+ * Skylake-class, SMT on, planned without the NMI watchdog (level 2 in 4
+ * groups, group 0 on fixed counter 1 and 4 generic ones); the watchdog is
+ * turned on during the run (the value read from the other fixture's
  * proc/sys/kernel/nmi_watchdog): group 0 would never be scheduled again.
- * The run switches to level 1 in groups that fit, each event in the slot
- * it had. Turned off again: level 2 needs a restart. On once more: as
- * planned, nothing changes.
+ * The new plan has the same 17 events, INT_MISC.RECOVERY_CYCLES moved out
+ * of group 0 into a fifth group: the run switches to it, each event in
+ * the slot it had, the new group's times so far group 0's, where that
+ * event counted; level 2 stays counted. Only if the run keeps times for
+ * five groups (replan_widen, before the run): else it says to restart.
+ * Turned off again: the 4-group plan would put that event back beside
+ * events whose times it does not share, so the run keeps its 5 groups
+ * (they fit without the watchdog too) and says to restart. On once more:
+ * as planned, nothing changes.
  */
 static void test_replan_watchdog_on(void **state)
 {
@@ -395,42 +401,50 @@ static void test_replan_watchdog_on(void **state)
 		assert_int_equal(plan(fx), 0);
 		was = fx->p.pmus[0].counters;
 		assert_int_equal(was.level, 2);
+		assert_int_equal(fx->p.width.groups, 4);
+		/* The run as planned keeps times for 4 groups: no switch to 5. */
+		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, now, &r),
+				 REPLAN_RESTART);
+		replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
+		assert_int_equal(fx->p.width.groups, 5);
+		assert_int_equal(fx->p.width.counters, 17);
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, now, &r),
 				 REPLAN_SWITCH);
 		print_message("%s, watchdog turned on: %s\n", off[f] + sizeof(FIXTURES), r.what);
-		assert_string_equal(r.what, "cpu: level 1 in 3 groups of 9 counters instead of "
+		assert_string_equal(r.what, "cpu: level 2 in 5 groups of 17 counters instead of "
 					    "level 2 in 4 groups of 17");
 		assert_int_equal(r.nr, 1);
 		assert_int_equal(r.pmu[0], 0);
-		/* The run's records keep level 2's shape; no level-2 event is opened. */
 		assert_int_equal(r.set[0].level, 2);
 		for (int e = 0; e < r.set[0].model->nr_events; e++)
-			assert_int_equal(r.set[0].opened[e],
-					 !(r.set[0].model->events[e].flags & MODEL_EV_L2));
-		assert_int_equal(r.set[0].nr, 9);
-		assert_int_equal(r.set[0].nr_groups, 3);
+			assert_int_equal(r.set[0].opened[e], was.opened[e]);
+		assert_int_equal(r.set[0].nr, 17);
+		assert_int_equal(r.set[0].nr_groups, 5);
+		assert_string_equal(r.set[0].left_out, "");
 		assert_same_columns(&r.set[0], &was);
-		/* Groups 0 and 1 go on; INT_MISC.RECOVERY_CYCLES leads a group of its own. */
+		/* INT_MISC.RECOVERY_CYCLES, last of group 0, leads the fifth group. */
 		assert_string_equal(r.set[0].name[4], "INT_MISC.RECOVERY_CYCLES");
 		assert_true(counters_leads(&r.set[0], 4));
-		assert_int_equal(r.set[0].group[4], 2);
+		assert_int_equal(r.set[0].group[4], 4);
 		assert_int_equal(r.set[0].group[3], 0);
 		assert_int_equal(r.set[0].group[5], 1);
 		assert_true(counters_leads(&r.set[0], 5));
-		/* Its group 2 was level 2's: its times so far are group 0's, where it counted. */
-		assert_int_equal(r.times_from[0][0], 0);
-		assert_int_equal(r.times_from[0][1], 1);
-		assert_int_equal(r.times_from[0][2], 0);
-		assert_int_equal(r.times_from[0][3], -1);
+		/* Groups 0-3 go on; group 4's times so far are group 0's, where it counted. */
+		for (int g = 0; g < 4; g++)
+			assert_int_equal(r.times_from[0][g], g);
+		assert_int_equal(r.times_from[0][4], 0);
+		for (int s = 0; s < 17; s++)
+			assert_int_equal(r.from_slot[0][s], s);
 		assert_int_equal(fx->p.pmus[0].counters.nr, 17); /* pure: the plan is untouched */
+		assert_int_equal(fx->p.pmus[0].counters.nr_groups, 4);
 
 		replan_apply(&r, &fx->p);
-		assert_int_equal(fx->p.pmus[0].counters.nr, 9);
-		/* Off again: level 2 has no columns left in this run. */
+		assert_int_equal(fx->p.pmus[0].counters.nr_groups, 5);
+		/* Off again: not exact (group 0's times would scale group 4's counts). */
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 0, &r),
 				 REPLAN_RESTART);
 		assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of "
-					    "level 1 in 3 groups of 9");
+					    "level 2 in 5 groups of 17");
 		assert_int_equal(r.nr, 0);
 		/* On again: what runs is the plan. */
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
@@ -438,6 +452,52 @@ static void test_replan_watchdog_on(void **state)
 		assert_string_equal(r.what, "");
 		fx_free(fx);
 	}
+}
+
+/*
+ * Haswell and Broadwell, planned without the watchdog (broadwellx's
+ * fixture: level 2 in 5 groups of 21), turned on: the new plan moves
+ * INT_MISC.RECOVERY_CYCLES from group 0 into group 4's spare counter,
+ * beside events that counted with group 4's times so far. No group's
+ * times can scale both, so level 2 regrouped is not exact: the run
+ * switches to level 1 (that row's, with the watchdog), in the columns it
+ * had, and says why; level 2 is null from then on (test_replan_level2_null).
+ */
+static void test_replan_haswell_level1(void **state)
+{
+	struct fx *fx = fx_new(FIXTURES "/broadwellx");
+	static struct replan r;
+	struct counter_set was;
+
+	(void)state;
+	assert_int_equal(plan(fx), 0);
+	was = fx->p.pmus[0].counters;
+	assert_int_equal(was.level, 2);
+	assert_int_equal(was.nr_groups, 5);
+	replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
+	assert_int_equal(fx->p.width.groups, 5); /* the switch needs no more */
+	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
+			 REPLAN_SWITCH);
+	print_message("broadwellx, watchdog turned on: %s; left out: %s\n", r.what,
+		      r.set[0].left_out);
+	assert_non_null(strstr(r.what, "cpu: level 1 in "));
+	assert_non_null(strstr(r.what, " instead of level 2 in 5 groups of 21"));
+	assert_int_equal(r.set[0].level, 2); /* the run's records keep their shape */
+	for (int e = 0; e < r.set[0].model->nr_events; e++)
+		assert_int_equal(r.set[0].opened[e],
+				 !(r.set[0].model->events[e].flags & MODEL_EV_L2));
+	assert_true(widest_group(&r.set[0]) <= 4);
+	assert_non_null(strstr(r.set[0].left_out, "level 2: the NMI watchdog was turned on"));
+	/* Each slot's counts so far, and its group's times, are its event's. */
+	for (int s = 0; s < r.set[0].nr; s++) {
+		int from = r.from_slot[0][s];
+
+		assert_true(from >= 0);
+		assert_int_equal(r.set[0].event[s], was.event[from]);
+		assert_int_equal(r.times_from[0][r.set[0].group[s]], was.group[from]);
+	}
+	assert_true(r.set[0].nr_groups <= 5);
+	fx_free(fx);
 }
 
 /*
@@ -480,12 +540,12 @@ static void test_haswell_groups(void **state)
 	fx_free(fx);
 }
 
-/* Planned with the watchdog on: turned off, level 2 needs a restart; Ice Lake never changes. */
+/* Planned with the watchdog on: turned off, a restart is said; Ice Lake never changes. */
 static void test_replan_watchdog_off(void **state)
 {
 	struct fx *skx = fx_new(FIXTURES "/skylakex");
 	struct fx *icl = fx_new(FIXTURES "/icelake");
-	struct fx *zen = fx_new(FIXTURES "/amdzen4");
+	struct fx *zen = fx_new(FIXTURES "/amdzen4"), *hsw;
 	static struct replan r;
 
 	(void)state;
@@ -496,12 +556,21 @@ static void test_replan_watchdog_off(void **state)
 			 REPLAN_SAME);
 	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
 			 REPLAN_RESTART);
-	assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of level 1 "
-				    "in 3 groups of 9");
+	/* Level 2 in 4 groups again would scale the fifth group's counts by group 0's times. */
+	assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of level 2 "
+				    "in 5 groups of 17");
 	/* AMD: smt_contention would fit again, but the run has no column for it. */
 	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p, 0, &r),
 			 REPLAN_RESTART);
 	assert_non_null(strstr(r.what, "cpu: level"));
+	/* Haswell planned with it on: group 4's spare counter holds an event of group 0. */
+	hsw = fx_new(FIXTURES "/haswell");
+	assert_int_equal(plan(hsw), 0);
+	assert_int_equal(replan_watchdog(&hsw->o, hsw->cpu, hsw->online, &hsw->p, 0, &r),
+			 REPLAN_RESTART);
+	assert_string_equal(r.what, "cpu: level 2 in 5 groups of 21 counters instead of level 2 "
+				    "in 5 groups of 21");
+	fx_free(hsw);
 	/* Ice Lake's groups fit beside the watchdog either way. */
 	assert_int_equal(replan_watchdog(&icl->o, icl->cpu, icl->online, &icl->p, 0, &r),
 			 REPLAN_SAME);
@@ -524,11 +593,18 @@ static void test_replan_watchdog_off(void **state)
 	assert_int_equal(r.set[0].nr, 3);
 	assert_true(counters_leads(&r.set[0], 2)); /* page-faults in a group of its own */
 	assert_string_equal(r.set[0].name[2], "page-faults");
-	/* A group more than the run keeps times for: restart. */
+	/* A group more than the run keeps times for: restart, unless widened before the run. */
 	skx->o.test_members = "context-switches,page-faults";
 	assert_int_equal(plan(skx), 0);
 	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
 			 REPLAN_RESTART);
+	skx->cpu->nmi_watchdog = 0; /* started with it off, as test_watchdog_replan's runs */
+	replan_widen(&skx->o, skx->cpu, skx->online, &skx->p);
+	assert_int_equal(skx->p.width.groups, 2);
+	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 1, &r),
+			 REPLAN_SWITCH);
+	assert_int_equal(r.set[0].nr_groups, 2);
+	assert_int_equal(r.times_from[0][1], 0); /* page-faults counted in group 0 so far */
 	fx_free(skx);
 	fx_free(icl);
 	fx_free(zen);
@@ -642,56 +718,73 @@ static void test_replan_carry(void **state)
 }
 
 /*
- * Decoded with the switched set, a count of the run says level 1 only:
- * level 2 is null (NaN), never a number from counts that do not cover
- * the run, and still there: the run's records keep their keys.
+ * @fixture, planned and widened as tdtrace does before the run, switched
+ * for the watchdog turned on; @c decoded with the switched set into @m.
  */
-static void test_replan_level2_null(void **state)
+static struct fx *decoded_switched(const char *fixture, const struct td_counts *c,
+				   struct td_metrics *m)
 {
-	struct fx *fx = fx_new(FIXTURES "/skylakex-nowatchdog");
+	struct fx *fx = fx_new(fixture);
 	static struct replan r;
 	struct td_decoding d;
-	struct td_metrics m;
-	struct td_counts c = {};
 	char err[200];
 
-	(void)state;
 	assert_int_equal(plan(fx), 0);
+	replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
 	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
 			 REPLAN_SWITCH);
 	replan_apply(&r, &fx->p);
+	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
+	td_decode(&d, c, m);
+	assert_true(m->valid);
+	assert_false(isnan(m->l1[TD_L1_RETIRING]));
+	return fx;
+}
+
+/*
+ * Decoded with a set switched to level 1 (Haswell and Broadwell), a count
+ * of the run says level 1 only: level 2 is null (NaN), never a number
+ * from counts that do not cover the run, and still there: the run's
+ * records keep their keys. Switched to level 2 in 5 groups (Skylake),
+ * every event still counts: level 2 is a number.
+ */
+static void test_replan_level2_null(void **state)
+{
+	struct td_metrics m;
+	struct td_counts c = {};
+	const struct pmu_model *model;
+	struct fx *fx;
+
+	(void)state;
 	for (int s = 0; s < TD_MAX_COUNTERS; s++)
 		c.count[s] = 1000 + 10 * s; /* level 2's slots too: counted before the switch */
 	c.count[0] = 1000000;
 	for (int g = 0; g < TD_MAX_GROUPS; g++)
 		c.enabled_ns[g] = c.running_ns[g] = 1000;
-	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
-	td_decode(&d, &c, &m);
+	fx = decoded_switched(FIXTURES "/skylakex-nowatchdog", &c, &m);
+	model = fx->p.pmus[0].counters.model;
 	assert_int_equal(m.level, 2);
-	assert_true(m.valid);
-	assert_false(isnan(m.l1[TD_L1_RETIRING]));
+	for (int i = 0; i < model->nr_metrics; i++)
+		if (model->metrics[i].level == 2 && isnan(m.value[i]))
+			fail_msg("skylakex, switched: %s is null", model->metrics[i].name);
+	fx_free(fx);
+
+	fx = decoded_switched(FIXTURES "/broadwellx", &c, &m);
+	model = fx->p.pmus[0].counters.model;
+	assert_int_equal(m.level, 2);
 	for (int i = 0; i < TD_NR_L2; i++)
 		assert_true(isnan(m.l2[i]));
 	/* Nor in JSON's metrics by perf's name: each level-2 metric is there, null. */
-	for (int i = 0; i < fx->p.pmus[0].counters.model->nr_metrics; i++)
-		if (fx->p.pmus[0].counters.model->metrics[i].level == 2) {
-			print_message("%s: %f\n", fx->p.pmus[0].counters.model->metrics[i].name,
-				      m.value[i]);
+	for (int i = 0; i < model->nr_metrics; i++)
+		if (model->metrics[i].level == 2) {
+			print_message("%s: %f\n", model->metrics[i].name, m.value[i]);
 			assert_true(isnan(m.value[i]));
 		}
 	fx_free(fx);
 
 	/* AMD: smt_contention, no longer opened, is null; the rest is counted. */
-	fx = fx_new(FIXTURES "/amdzen4-nowatchdog");
-	assert_int_equal(plan(fx), 0);
-	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
-			 REPLAN_SWITCH);
-	replan_apply(&r, &fx->p);
-	assert_int_equal(td_decoding_init(&d, &fx->p.pmus[0].counters, true, err, sizeof(err)), 0);
-	td_decode(&d, &c, &m);
-	assert_true(m.valid);
+	fx = decoded_switched(FIXTURES "/amdzen4-nowatchdog", &c, &m);
 	assert_true(isnan(m.l1[TD_L1_SMT_CONTENTION]));
-	assert_false(isnan(m.l1[TD_L1_RETIRING]));
 	assert_false(isnan(m.l2[TD_L2_BR_MISPREDICT]));
 	fx_free(fx);
 }
@@ -888,6 +981,7 @@ int main(void)
 		cmocka_unit_test(test_skylake_watchdog),
 		cmocka_unit_test(test_haswell_groups),
 		cmocka_unit_test(test_replan_watchdog_on),
+		cmocka_unit_test(test_replan_haswell_level1),
 		cmocka_unit_test(test_replan_watchdog_off),
 		cmocka_unit_test(test_replan_amd_on),
 		cmocka_unit_test(test_replan_carry),

@@ -124,6 +124,57 @@ static void compact(const struct counter_set *n, const struct counter_set *c, co
 	}
 }
 
+/*
+ * Were the counts so far of each slot of @r counted in the group whose
+ * times its group takes on (@times_from)? Not where a group of @r joins
+ * events that counted in different groups of @c (Haswell's group 4 once
+ * the watchdog moves INT_MISC.RECOVERY_CYCLES into its spare counter):
+ * one group's times cannot scale both.
+ */
+static bool times_exact(const struct counter_set *r, const struct counter_set *c,
+			const signed char *times_from, const signed char *from_slot)
+{
+	for (int s = 0; s < r->nr; s++)
+		if (from_slot[s] < 0 || times_from[r->group[s]] != c->group[from_slot[s]])
+			return false;
+	return true;
+}
+
+/* @n laid onto the run's @c (remap(), else compact()) into @r: false if not exact. */
+static bool lay(const struct counter_set *n, const struct counter_set *c, const int *slot_of,
+		struct counter_set *r, signed char *times_from, signed char *from_slot)
+{
+	if (!remap(n, c, slot_of, r, times_from, from_slot))
+		compact(n, c, slot_of, r, times_from, from_slot);
+	return times_exact(r, c, times_from, from_slot);
+}
+
+/*
+ * Level 1 of @was's model on core PMU @pmu with the watchdog on, into
+ * @l1: what the run switches to where level 2's regrouping is not exact.
+ * False if there is none.
+ */
+static bool level1_of(const struct cpu_pmus *cpu, const char *pmu, const struct counter_set *was,
+		      struct counter_set *l1)
+{
+	char err[200];
+	size_t n;
+
+	for (int k = 0; was->model && k < cpu->nr_pmus; k++) {
+		if (strcmp(cpu->pmu[k].name, pmu))
+			continue;
+		if (counters_from_model(was->model, &cpu->pmu[k], 1, true, l1, err, sizeof(err)))
+			return false;
+		n = strlen(l1->left_out);
+		snprintf(l1->left_out + n, sizeof(l1->left_out) - n,
+			 "%slevel 2: the NMI watchdog was turned on during the run, and its "
+			 "groups would scale counts by another group's times",
+			 n ? "; " : "");
+		return true;
+	}
+	return false;
+}
+
 /* Does @a count what @b counts, slot by slot, in the same groups? */
 static bool same_slots(const struct counter_set *a, const struct counter_set *b)
 {
@@ -176,8 +227,10 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 {
 	static struct cpu_pmus now; /* too big for the stack; the loader's thread only */
 	static struct plan again;
+	static struct counter_set l1;
 	enum replan_verdict v = REPLAN_SAME;
 	int slot_of[MODEL_MAX_EVENTS];
+	bool exact;
 
 	memset(r, 0, sizeof(*r));
 	if (watchdog_now < 0 || (o->software && (!o->test_replan || !o->test_members)))
@@ -212,8 +265,18 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 			v = REPLAN_RESTART;
 			continue;
 		}
-		if (!remap(is, was, slot_of, to, r->times_from[r->nr], r->from_slot[r->nr]))
-			compact(is, was, slot_of, to, r->times_from[r->nr], r->from_slot[r->nr]);
+		exact = lay(is, was, slot_of, to, r->times_from[r->nr], r->from_slot[r->nr]);
+		if (!exact && watchdog_now == 1 && counted_level(is) == 2 &&
+		    level1_of(cpu, p->pmus[i].pmu, was, &l1) && all_have_slots(&l1, slot_of))
+			/* Level 2 regrouped is not exact here: level 1, which is. */
+			exact = lay(&l1, was, slot_of, to, r->times_from[r->nr],
+				    r->from_slot[r->nr]);
+		if (!exact) {
+			/* No exact switch: the run keeps its counters and says to restart. */
+			say_change(r, p->pmus[i].pmu, is, was);
+			v = REPLAN_RESTART;
+			continue;
+		}
 		if (to->nr > p->width.counters || to->nr_groups > p->width.groups) {
 			/* More groups than the run keeps times for (its BPF bounds, its counts). */
 			say_change(r, p->pmus[i].pmu, to, was);
@@ -230,6 +293,27 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 	if (v == REPLAN_RESTART)
 		r->nr = 0;
 	return v;
+}
+
+void replan_widen(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
+		  struct plan *p)
+{
+	static struct plan wide; /* too big for the stack; the loader's thread only */
+	static struct replan r;
+
+	if (cpu->nmi_watchdog < 0)
+		return; /* never read: never re-planned either */
+	wide = *p;
+	wide.width = TD_WIDTH_WHOLE;
+	if (replan_watchdog(o, cpu, online, &wide, cpu->nmi_watchdog == 1 ? 0 : 1, &r) !=
+	    REPLAN_SWITCH)
+		return;
+	for (int i = 0; i < r.nr; i++) {
+		if (r.set[i].nr > p->width.counters)
+			p->width.counters = r.set[i].nr;
+		if (r.set[i].nr_groups > p->width.groups)
+			p->width.groups = r.set[i].nr_groups;
+	}
 }
 
 /* @c as the switch of PMU @i of @r leaves it: counts and times from where they were. */

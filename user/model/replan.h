@@ -15,8 +15,8 @@
 
 enum replan_verdict {
 	REPLAN_SAME,	/* the counters the run has are the plan with the watchdog now */
-	REPLAN_SWITCH,	/* the run switches to r->set (fewer events, in the slots they had) */
-	REPLAN_RESTART, /* the new plan counts what the run has no column for: restart */
+	REPLAN_SWITCH,	/* the run switches to r->set (its events or fewer, regrouped) */
+	REPLAN_RESTART, /* the new plan counts what the run has no column for, or not exactly */
 };
 
 struct replan {
@@ -36,7 +36,7 @@ struct replan {
 	signed char times_from[TD_MAX_PMUS][TD_MAX_GROUPS];
 	/* For each slot of the new set, the run's slot its counts so far are in. */
 	signed char from_slot[TD_MAX_PMUS][TD_MAX_COUNTERS];
-	/* "cpu: level 1 in 3 groups of 9 counters instead of level 2 in 4 groups of 17" */
+	/* "cpu: level 2 in 5 groups of 17 counters instead of level 2 in 4 groups of 17" */
 	char what[300];
 };
 
@@ -47,15 +47,29 @@ struct replan {
  * has a column in the run: @r has the new sets, each event in the slot it
  * had where that leaves no gap and keeps each group's slots together
  * (Skylake-class), else in the new plan's own slots, the run's counts
- * moved along at the switch (r->from_slot; AMD). REPLAN_RESTART when the
- * new plan counts more than the run has columns for (level 2 again), or
- * in more groups than the run keeps times for (p->width).
+ * moved along at the switch (r->from_slot; AMD). Exact only: each group
+ * of the new set takes on the times of the group every one of its events
+ * counted in so far (r->times_from). Where the new plan's groups are not
+ * (Haswell and Broadwell: the watchdog moves an event into group 4, which
+ * counted others), the watchdog turned on switches to level 1 of the
+ * row, if that is exact. REPLAN_RESTART when the new plan counts more
+ * than the run has columns for (level 2 again), in more groups than the
+ * run keeps times for (p->width, see replan_widen), or not exactly.
  * REPLAN_SAME with --software, or when nothing changes. @r->what says
  * what changes (empty for REPLAN_SAME).
  */
 enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pmus *cpu,
 				    const bool *online, const struct plan *p, int watchdog_now,
 				    struct replan *r);
+
+/*
+ * Before the run: widen @p->width (its counts, the BPF program's bounds)
+ * to what the switch for the watchdog turned the other way would count,
+ * so that a switch to more groups (Skylake-class with SMT on: level 2 in 5
+ * groups once the watchdog is on, 4 before) keeps every group's times.
+ */
+void replan_widen(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
+		  struct plan *p);
 
 /*
  * The switch, in the run's totals: in the entries and totals of the PMUs

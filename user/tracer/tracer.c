@@ -183,8 +183,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 		if (counters_nr_groups(&p->pmus[k].counters) > groups)
 			groups = counters_nr_groups(&p->pmus[k].counters);
 	}
-	skel->rodata->nr_counters = most;
-	skel->rodata->nr_groups = groups;
+	/* And the run's width: what a re-plan mid-run may switch to (model/replan.h). */
+	skel->rodata->nr_counters = most > p->width.counters ? most : p->width.counters;
+	skel->rodata->nr_groups = groups > p->width.groups ? groups : p->width.groups;
 	skel->rodata->per_thread = o->per_thread;
 	skel->rodata->charge_tasks = !o->per_cgroup;
 	skel->rodata->track_times = !p->pmus[0].counters.software;
