@@ -105,13 +105,61 @@ static long long count_of(const json_t *o, const char *name)
 	return itest_jcount(o, "counts", name);
 }
 
+/* Knob @name of the .rodata map @map (bpftool's dump, formatted by BTF), -1 if none. */
+static long long knob_in(json_int_t map, const char *name)
+{
+	json_t *dump, *knobs, *kv;
+	long long v = -1;
+	char cmd[96];
+	size_t i;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "bpftool -j map dump id %lld 2>/dev/null", (long long)map);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	dump = json_loadf(f, 0, NULL);
+	pclose(f);
+	knobs = json_object_get(
+		json_object_get(json_object_get(json_array_get(dump, 0), "formatted"), "value"),
+		".rodata");
+	json_array_foreach(knobs, i, kv) if (json_object_get(kv, name)) v =
+		json_integer_value(json_object_get(kv, name));
+	json_decref(dump);
+	return v;
+}
+
+/* Knob @name of the BPF program the run whose objects are @ids loaded, -1 if not found. */
+static long long knob_of(const struct itest_bpf_ids *ids, const char *name)
+{
+	json_t *progs = itest_bpftool_show("prog"), *maps = itest_bpftool_show("map"), *p, *m, *id;
+	long long v = -1;
+	size_t i, j, k;
+
+	json_array_foreach(progs, i, p)
+	{
+		if (v >= 0 || !itest_id_in(ids->prog, ids->nr_progs,
+					   json_integer_value(json_object_get(p, "id"))))
+			continue;
+		json_array_foreach(json_object_get(p, "map_ids"), j, id) json_array_foreach(
+			maps, k, m) if (json_integer_value(json_object_get(m, "id")) ==
+						json_integer_value(id) &&
+					itest_jis(m, "name", "tdtrace.rodata")) v =
+			knob_in(json_integer_value(id), name);
+	}
+	json_decref(progs);
+	json_decref(maps);
+	return v;
+}
+
 /*
  * Run with @members, turn the watchdog on, and check the switch to
  * @replan: @kept are counted throughout (cpu-clock first), @dropped
- * before the switch only; with none dropped, the switch says so.
+ * before the switch only; with none dropped, the switch says so. The BPF
+ * program keeps times for @groups groups from the start: the switch's.
  */
 static void run_switch(const char *members, const char *replan, const char *const *kept,
-		       const char *dropped)
+		       const char *dropped, int groups)
 {
 	char m[128], r[128];
 	const char *const args[] = { "--sysfs-root", root,     m,    r,	    "--json",
@@ -127,6 +175,7 @@ static void run_switch(const char *members, const char *replan, const char *cons
 	snprintf(m, sizeof(m), "--test-members=%s", members);
 	snprintf(r, sizeof(r), "--test-replan=%s", replan);
 	fault_start(&td, 0, args, &ids);
+	assert_int_equal(knob_of(&ids, "nr_groups"), groups);
 	itest_sleep_ms(FLIP_MS);
 	set_watchdog(1);
 	assert_int_equal(itest_wait(&td, END_MS), 0);
@@ -201,7 +250,7 @@ static void test_switch_in_place(void **state)
 					    "cpu-migrations", NULL };
 
 	run_switch("context-switches,page-faults/cpu-migrations/emulation-faults",
-		   "context-switches/page-faults/cpu-migrations", kept, "emulation-faults");
+		   "context-switches/page-faults/cpu-migrations", kept, "emulation-faults", 3);
 }
 
 /*
@@ -216,7 +265,7 @@ static void test_switch_more_groups(void **state)
 					    "cpu-migrations", NULL };
 
 	run_switch("context-switches,page-faults/cpu-migrations",
-		   "context-switches/cpu-migrations/page-faults", kept, NULL);
+		   "context-switches/cpu-migrations/page-faults", kept, NULL, 3);
 }
 
 /*
@@ -228,7 +277,7 @@ static void test_switch_moving_columns(void **state)
 	static const char *const kept[] = { "cpu-clock", "page-faults", "cpu-migrations", NULL };
 
 	run_switch("context-switches,page-faults/cpu-migrations,emulation-faults",
-		   "page-faults/cpu-migrations", kept, "context-switches");
+		   "page-faults/cpu-migrations", kept, "context-switches", 2);
 }
 
 int main(void)
