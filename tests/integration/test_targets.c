@@ -195,7 +195,63 @@ static int td_stop(void)
 	return code;
 }
 
-/* Spawn `spin -w SECONDS [THREADS]` waiting on stdin; optionally move it to cgroup. */
+/*
+ * Wait until @p is spin itself (exec done), asleep on its stdin. The kernel
+ * charges a task's runtime to a cgroup when it brings it up to date (a
+ * tick, a switch, a read of its own CPU time), to the cgroup the task is in
+ * by then: for a task moved while on a CPU, cpu.stat gives the new cgroup
+ * the runtime since the last update (up to a tick, more when the tick is
+ * late), where tdtrace splits at the move. Moved asleep, both agree.
+ */
+static void wait_asleep(struct itest_proc *p)
+{
+	long long end = itest_now_ms() + START_MS;
+	char file[64], *text, *paren;
+
+	snprintf(file, sizeof(file), "/proc/%d/stat", (int)p->pid);
+	for (;;) {
+		text = itest_read_file(file);
+		paren = text ? strrchr(text, ')') : NULL;
+		/* "PID (COMM) STATE ...": S once it waits in read(). */
+		if (paren && strstr(text, "(spin)") && paren[1] == ' ' && paren[2] == 'S') {
+			free(text);
+			return;
+		}
+		free(text);
+		if (itest_now_ms() > end)
+			fail_msg("%d did not wait on its stdin in %d ms", (int)p->pid, START_MS);
+		itest_sleep_ms(1);
+	}
+}
+
+/*
+ * Wait until @p has used @ns of CPU since @base_ns (schedstat). A spinner
+ * that calls clock_gettime(CLOCK_THREAD_CPUTIME_ID) as spin does has its
+ * runtime brought up to date at every call, so cpu.stat splits a move of it
+ * where tdtrace does.
+ */
+static void wait_cpu(struct itest_proc *p, uint64_t base_ns, uint64_t ns)
+{
+	long long end = itest_now_ms() + SPIN_MS;
+	uint64_t now = 0;
+
+	for (;;) {
+		if (itest_schedstat_ns(p->pid, &now))
+			fail_msg("cannot read /proc/%d/schedstat", (int)p->pid);
+		if (now - base_ns >= ns)
+			return;
+		if (itest_now_ms() > end)
+			fail_msg("%d used %llu ns of CPU in %d ms, not %llu", (int)p->pid,
+				 (unsigned long long)(now - base_ns), SPIN_MS,
+				 (unsigned long long)ns);
+		itest_sleep_ms(5);
+	}
+}
+
+/*
+ * Spawn `spin -w SECONDS [THREADS]` waiting on stdin; optionally move it to
+ * cgroup, once it sleeps there (see wait_asleep).
+ */
 static struct itest_proc *spinner(const char *seconds, const char *threads, const char *cgroup)
 {
 	char *argv[] = { (char *)itest_helper_path("spin"), "-w", (char *)seconds, (char *)threads,
@@ -210,6 +266,7 @@ static struct itest_proc *spinner(const char *seconds, const char *threads, cons
 	if (err)
 		fail_msg("cannot start %s: %s", argv[0], strerror(-err));
 	if (cgroup) {
+		wait_asleep(p);
 		err = itest_cgroup_move(cgroup, p->pid);
 		if (err)
 			fail_msg("cannot move %d into %s: %s", (int)p->pid, cgroup, strerror(-err));
@@ -371,9 +428,15 @@ static void test_cgroup_nested_and_moves(void **state)
 	}
 	s1 = spinner("1.5", NULL, a1);
 	s2 = spinner("1.5", NULL, b);
+	if (itest_schedstat_ns(s1->pid, &ss1))
+		fail_msg("cannot read /proc/%d/schedstat", (int)s1->pid);
 	go(s1);
 	go(s2);
-	itest_sleep_ms(600);
+	/*
+	 * 0.6 s of CPU in a1, not of wall time: on a busy machine a wall-time
+	 * wait leaves a1 a third of that, and a 2% tolerance of a small reference.
+	 */
+	wait_cpu(s1, ss1, 600000000);
 	err = itest_cgroup_move(b, s1->pid);
 	if (err)
 		fail_msg("cannot move %d to %s: %s", (int)s1->pid, b, strerror(-err));
