@@ -254,7 +254,8 @@ static void test_switch_in_place(void **state)
 }
 
 /*
- * As on Skylake-class: the last member of group 0 moves into a group
+ * As a row whose group 0 loses a counter to the watchdog, with no spare
+ * counter in a later group: the last member of group 0 moves into a group
  * after the others, one more than the run started with, and nothing is
  * dropped. The run keeps times for it only because it was widened for
  * that switch at start (replan_widen); each member stays in its column.

@@ -202,7 +202,8 @@ else
 	fail watchdog_level2_number_fails "$(cat "$tmp/out")"
 fi
 
-# Skylake-class: level 2 in a fifth group, every event still counted: level 2 a number.
+# A switch that regroups every event (Skylake-class's before group 4 held
+# its heavy-operations events): level 2 still counted, a number.
 said5='tdtrace: the NMI watchdog was turned on during the run: counting cpu: level 2 in 5 groups of 17 counters instead of level 2 in 4 groups of 17 from the next interval; every event is still counted, regrouped'
 fake_tdtrace "$tmp/td" '"tma_frontend_bound":28,"tma_branch_mispredicts":5,"tma_heavy_operations":6' "$said5"
 if live_case case_watchdog_during "$tmp/td" "$tmp/perf" &&

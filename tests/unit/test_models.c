@@ -736,7 +736,7 @@ static void test_decode_skymont(void **state)
  * Skylake-class. THREAD 1000, ONE_THREAD_ACTIVE 200, REF_XCLK 400: not
  * #core_wide, so core clocks = 1000/2 * (1 + 200/400) = 750, slots 3000.
  * IDQ not delivered 600, issued 1500, retire slots 1200, recovery 50,
- * recovery _ANY 80.
+ * recovery _ANY 80; macro-fused 150, instructions 1000.
  */
 static const struct count skl_counts[] = {
 	{ "CPU_CLK_UNHALTED.THREAD", 1000 },
@@ -756,6 +756,8 @@ static const struct count skl_counts[] = {
 	{ "CYCLE_ACTIVITY.STALLS_TOTAL", 300 },
 	{ "EXE_ACTIVITY.1_PORTS_UTIL", 100 },
 	{ "EXE_ACTIVITY.2_PORTS_UTIL", 80 },
+	{ "UOPS_RETIRED.MACRO_FUSED", 150 },
+	{ "INST_RETIRED.ANY", 1000 },
 };
 
 static void test_decode_skylake(void **state)
@@ -783,17 +785,22 @@ static void test_decode_skylake(void **state)
 	/* (200+40) / (300 + (100 + .4*80) + 40) * be = 240/472 * be */
 	expect(&r, "tma_memory_bound", 240.0 / 472.0 * be);
 	expect(&r, "tma_core_bound", be - 240.0 / 472.0 * be);
+	/* perf's text (skl/skx/clx-metrics.json): (1200 + 150 - 1000)/3000; .4 less that */
+	expect(&r, "tma_heavy_operations", 350.0 / 3000.0);
+	expect(&r, "tma_light_operations", 0.4 - 350.0 / 3000.0);
 
 	/* SMT off: recovery = 50; slots still 3000. */
 	decode(&r, "skylakex", "cpu", skl_counts, N(skl_counts), NULL, false);
 	expect(&r, "tma_bad_speculation", 500.0 / 3000.0); /* (300 + 200)/3000 */
 	expect(&r, "tma_backend_bound", 1 - 0.2 - 1700.0 / 3000.0);
+	expect(&r, "tma_heavy_operations", 350.0 / 3000.0);
 
 	/* No clamps before PERF_METRICS: fetch latency over frontend goes negative. */
 	memcpy(c, skl_counts, sizeof(c));
 	c[9].value = 200; /* 4*200/3000 = .26667 */
 	decode(&r, "cascadelakex", "cpu", c, N(c), NULL, true);
 	expect(&r, "tma_fetch_bandwidth", 0.2 - 800.0 / 3000.0);
+	expect(&r, "tma_light_operations", 850.0 / 3000.0);
 }
 
 #define NR_HSW_FROM_SKL 12 /* skl_counts up to MACHINE_CLEARS.COUNT */

@@ -20,6 +20,7 @@
 #include "model/decode.h"
 #include "model/plan.h"
 #include "model/replan.h"
+#include "tdtrace/tdregion.h"
 
 #define FIXTURES "tests/fixtures/sysfs"
 
@@ -325,8 +326,9 @@ static struct fx *planned_level2(const char *fixture, int watchdog, int groups, 
  * Skylake-class with SMT on (4 generic counters a thread) and the NMI
  * watchdog holding fixed counter 1: CPU_CLK_UNHALTED.THREAD takes a
  * generic counter, so group 0's five events no longer fit together. The
- * plan moves one into a fifth group of its own and keeps level 2. Without
- * the watchdog, level 2 in four groups as before.
+ * plan moves its last into group 4's spare counter, beside
+ * UOPS_RETIRED.MACRO_FUSED and INST_RETIRED.ANY (fixed counter 0), and
+ * keeps level 2. Without the watchdog, the table's groups.
  */
 static void test_skylake_watchdog(void **state)
 {
@@ -336,53 +338,100 @@ static void test_skylake_watchdog(void **state)
 
 	(void)state;
 	for (int f = 0; f < 2; f++) {
-		struct fx *fx = planned_level2(on[f], 1, 5, 17);
+		struct fx *fx = planned_level2(on[f], 1, 5, 19);
 		const struct counter_set *set = &fx->p.pmus[0].counters;
 
 		assert_true(fx->cpu->smt_on);
-		/* Every counter of a group on a generic one: at most 4 a group. */
-		assert_true(widest_group(set) <= 4);
+		for (int g = 0; g < set->nr_groups; g++) {
+			int generic = 0;
+
+			/* All but INST_RETIRED.ANY: cycles too, the watchdog has fixed 1. */
+			for (int i = 0; i < set->nr; i++)
+				generic += set->group[i] == g && set->attr[i].config != 0x00c0;
+			if (generic > 4)
+				fail_msg("%s: group %d takes %d generic counters of 4",
+					 on[f] + sizeof(FIXTURES), g, generic);
+		}
 		assert_string_equal(set->name[0], "CPU_CLK_UNHALTED.THREAD");
-		/* The last of group 0 moved out, alone in the fifth group. */
+		/* The last of group 0 moved out, into group 4 before its own events. */
 		assert_string_equal(set->name[16], "INT_MISC.RECOVERY_CYCLES");
 		assert_int_equal(set->group[16], 4);
+		assert_string_equal(set->name[17], "UOPS_RETIRED.MACRO_FUSED");
+		assert_int_equal(set->group[17], 4);
+		assert_string_equal(set->name[18], "INST_RETIRED.ANY");
+		assert_int_equal(set->group[18], 4);
+		/* libtdregion's snapshot: the counters and two times a group, 29 of 32. */
+		assert_true(set->nr + 2 * set->nr_groups <= TDREGION_MAX_VALUES);
 		fx_free(fx);
 
-		fx = planned_level2(off[f], 0, 4, 17);
+		fx = planned_level2(off[f], 0, 5, 19);
+		set = &fx->p.pmus[0].counters;
 		/* Cycles on fixed counter 1 beside four generic events. */
-		assert_int_equal(widest_group(&fx->p.pmus[0].counters), 5);
+		assert_int_equal(widest_group(set), 5);
+		assert_string_equal(set->name[4], "INT_MISC.RECOVERY_CYCLES");
+		assert_int_equal(set->group[4], 0);
+		assert_string_equal(set->name[17], "UOPS_RETIRED.MACRO_FUSED");
+		assert_int_equal(set->group[17], 4);
 		fx_free(fx);
 	}
-}
-
-/* Every slot of @r counts the event @was counted there, and each group fits 4 generic counters. */
-static void assert_same_columns(const struct counter_set *r, const struct counter_set *was)
-{
-	assert_true(r->nr <= was->nr);
-	for (int s = 0; s < r->nr; s++) {
-		assert_int_equal(r->event[s], was->event[s]);
-		assert_string_equal(r->name[s], was->name[s]);
-		/* Leaders start disabled, as counters_from_model opens them; members do not. */
-		assert_int_equal(r->attr[s].disabled, counters_leads(r, s));
-		assert_true(r->attr[s].exclude_guest);
-	}
-	assert_true(widest_group(r) <= 4);
 }
 
 /*
- * Skylake-class, SMT on, planned without the NMI watchdog (level 2 in 4
- * groups, group 0 on fixed counter 1 and 4 generic ones); the watchdog is
- * turned on during the run (the value read from the other fixture's
- * proc/sys/kernel/nmi_watchdog): group 0 would never be scheduled again.
- * The new plan has the same 17 events, INT_MISC.RECOVERY_CYCLES moved out
- * of group 0 into a fifth group: the run switches to it, each event in
- * the slot it had, the new group's times so far group 0's, where that
- * event counted; level 2 stays counted. Only if the run keeps times for
- * five groups (replan_widen, before the run): else it says to restart.
- * Turned off again: the 4-group plan would put that event back beside
- * events whose times it does not share, so the run keeps its 5 groups
- * (they fit without the watchdog too) and says to restart. On once more:
- * as planned, nothing changes.
+ * @fixture planned without the watchdog (level 2 in 5 groups of @nr),
+ * widened as before a run, the watchdog turned on into @r: the new plan
+ * moves INT_MISC.RECOVERY_CYCLES from group 0 into group 4's spare
+ * counter, beside events that counted with group 4's times so far. No
+ * group's times can scale both, so level 2 regrouped is not exact: the
+ * run switches to level 1 (that row's, with the watchdog), in the columns
+ * it had, and says why; level 2 is null from then on
+ * (test_replan_level2_null).
+ */
+static struct fx *switched_to_level1(const char *fixture, int nr, struct replan *r)
+{
+	struct fx *fx = fx_new(fixture);
+	struct counter_set was;
+	char instead[64];
+
+	assert_int_equal(plan(fx), 0);
+	was = fx->p.pmus[0].counters;
+	assert_int_equal(was.level, 2);
+	assert_int_equal(was.nr_groups, 5);
+	assert_int_equal(was.nr, nr);
+	replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
+	assert_int_equal(fx->p.width.groups, 5); /* the switch needs no more */
+	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, r), REPLAN_SWITCH);
+	print_message("%s, watchdog turned on: %s; left out: %s\n", fixture + sizeof(FIXTURES),
+		      r->what, r->set[0].left_out);
+	assert_non_null(strstr(r->what, "cpu: level 1 in "));
+	snprintf(instead, sizeof(instead), " instead of level 2 in 5 groups of %d", nr);
+	assert_non_null(strstr(r->what, instead));
+	assert_int_equal(r->set[0].level, 2); /* the run's records keep their shape */
+	for (int e = 0; e < r->set[0].model->nr_events; e++)
+		assert_int_equal(r->set[0].opened[e],
+				 !(r->set[0].model->events[e].flags & MODEL_EV_L2));
+	assert_true(widest_group(&r->set[0]) <= 4);
+	assert_non_null(strstr(r->set[0].left_out, "level 2: the NMI watchdog was turned on"));
+	/* Each slot's counts so far, and its group's times, are its event's. */
+	for (int s = 0; s < r->set[0].nr; s++) {
+		int from = r->from_slot[0][s];
+
+		assert_true(from >= 0);
+		assert_int_equal(r->set[0].event[s], was.event[from]);
+		assert_int_equal(r->times_from[0][r->set[0].group[s]], was.group[from]);
+	}
+	assert_true(r->set[0].nr_groups <= 5);
+	return fx;
+}
+
+/*
+ * Skylake-class, SMT on, planned without the NMI watchdog (level 2 in 5
+ * groups of 19, group 0 on fixed counter 1 and 4 generic ones); the
+ * watchdog is turned on during the run (the value read from the other
+ * fixture's proc/sys/kernel/nmi_watchdog): group 0 would never be
+ * scheduled again. As on Haswell, level 2 regrouped is not exact, so the
+ * run switches to level 1 (switched_to_level1). Turned off again: level 2
+ * has no columns left in the switched set, so a restart is said; on once
+ * more, the same: a restart would count level 2 beside the watchdog.
  */
 static void test_replan_watchdog_on(void **state)
 {
@@ -393,111 +442,35 @@ static void test_replan_watchdog_on(void **state)
 
 	(void)state;
 	for (int f = 0; f < 2; f++) {
-		struct fx *fx = fx_new(off[f]);
-		struct counter_set was;
-		int now = pmu_nmi_watchdog(on[f]);
+		struct fx *fx;
 
-		assert_int_equal(now, 1);
-		assert_int_equal(plan(fx), 0);
-		was = fx->p.pmus[0].counters;
-		assert_int_equal(was.level, 2);
-		assert_int_equal(fx->p.width.groups, 4);
-		/* The run as planned keeps times for 4 groups: no switch to 5. */
-		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, now, &r),
-				 REPLAN_RESTART);
-		replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
-		assert_int_equal(fx->p.width.groups, 5);
-		assert_int_equal(fx->p.width.counters, 17);
-		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, now, &r),
-				 REPLAN_SWITCH);
-		print_message("%s, watchdog turned on: %s\n", off[f] + sizeof(FIXTURES), r.what);
-		assert_string_equal(r.what, "cpu: level 2 in 5 groups of 17 counters instead of "
-					    "level 2 in 4 groups of 17");
-		assert_int_equal(r.nr, 1);
-		assert_int_equal(r.pmu[0], 0);
-		assert_int_equal(r.set[0].level, 2);
-		for (int e = 0; e < r.set[0].model->nr_events; e++)
-			assert_int_equal(r.set[0].opened[e], was.opened[e]);
-		assert_int_equal(r.set[0].nr, 17);
-		assert_int_equal(r.set[0].nr_groups, 5);
-		assert_string_equal(r.set[0].left_out, "");
-		assert_same_columns(&r.set[0], &was);
-		/* INT_MISC.RECOVERY_CYCLES, last of group 0, leads the fifth group. */
-		assert_string_equal(r.set[0].name[4], "INT_MISC.RECOVERY_CYCLES");
-		assert_true(counters_leads(&r.set[0], 4));
-		assert_int_equal(r.set[0].group[4], 4);
-		assert_int_equal(r.set[0].group[3], 0);
-		assert_int_equal(r.set[0].group[5], 1);
-		assert_true(counters_leads(&r.set[0], 5));
-		/* Groups 0-3 go on; group 4's times so far are group 0's, where it counted. */
-		for (int g = 0; g < 4; g++)
-			assert_int_equal(r.times_from[0][g], g);
-		assert_int_equal(r.times_from[0][4], 0);
-		for (int s = 0; s < 17; s++)
-			assert_int_equal(r.from_slot[0][s], s);
-		assert_int_equal(fx->p.pmus[0].counters.nr, 17); /* pure: the plan is untouched */
-		assert_int_equal(fx->p.pmus[0].counters.nr_groups, 4);
-
+		assert_int_equal(pmu_nmi_watchdog(on[f]), 1);
+		fx = switched_to_level1(off[f], 19, &r);
+		assert_int_equal(fx->p.pmus[0].counters.nr, 19); /* pure: the plan is untouched */
 		replan_apply(&r, &fx->p);
-		assert_int_equal(fx->p.pmus[0].counters.nr_groups, 5);
-		/* Off again: not exact (group 0's times would scale group 4's counts). */
+		assert_true(fx->p.pmus[0].counters.nr < 19);
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 0, &r),
 				 REPLAN_RESTART);
-		assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of "
-					    "level 2 in 5 groups of 17");
+		print_message("%s, watchdog off again: %s\n", off[f] + sizeof(FIXTURES), r.what);
+		assert_non_null(strstr(r.what, "cpu: level 2 in 5 groups of 19 counters instead of "
+					       "level 1 in "));
 		assert_int_equal(r.nr, 0);
-		/* On again: what runs is the plan. */
+		/* On again: a restart would count level 2 (5 groups of 19 fit beside it). */
 		assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
-				 REPLAN_SAME);
-		assert_string_equal(r.what, "");
+				 REPLAN_RESTART);
+		assert_non_null(strstr(r.what, "cpu: level 2 in 5 groups of 19 counters instead of "
+					       "level 1 in "));
 		fx_free(fx);
 	}
 }
 
-/*
- * Haswell and Broadwell, planned without the watchdog (broadwellx's
- * fixture: level 2 in 5 groups of 21), turned on: the new plan moves
- * INT_MISC.RECOVERY_CYCLES from group 0 into group 4's spare counter,
- * beside events that counted with group 4's times so far. No group's
- * times can scale both, so level 2 regrouped is not exact: the run
- * switches to level 1 (that row's, with the watchdog), in the columns it
- * had, and says why; level 2 is null from then on (test_replan_level2_null).
- */
+/* Haswell and Broadwell (broadwellx's fixture: level 2 in 5 groups of 21): as Skylake. */
 static void test_replan_haswell_level1(void **state)
 {
-	struct fx *fx = fx_new(FIXTURES "/broadwellx");
 	static struct replan r;
-	struct counter_set was;
 
 	(void)state;
-	assert_int_equal(plan(fx), 0);
-	was = fx->p.pmus[0].counters;
-	assert_int_equal(was.level, 2);
-	assert_int_equal(was.nr_groups, 5);
-	replan_widen(&fx->o, fx->cpu, fx->online, &fx->p);
-	assert_int_equal(fx->p.width.groups, 5); /* the switch needs no more */
-	assert_int_equal(replan_watchdog(&fx->o, fx->cpu, fx->online, &fx->p, 1, &r),
-			 REPLAN_SWITCH);
-	print_message("broadwellx, watchdog turned on: %s; left out: %s\n", r.what,
-		      r.set[0].left_out);
-	assert_non_null(strstr(r.what, "cpu: level 1 in "));
-	assert_non_null(strstr(r.what, " instead of level 2 in 5 groups of 21"));
-	assert_int_equal(r.set[0].level, 2); /* the run's records keep their shape */
-	for (int e = 0; e < r.set[0].model->nr_events; e++)
-		assert_int_equal(r.set[0].opened[e],
-				 !(r.set[0].model->events[e].flags & MODEL_EV_L2));
-	assert_true(widest_group(&r.set[0]) <= 4);
-	assert_non_null(strstr(r.set[0].left_out, "level 2: the NMI watchdog was turned on"));
-	/* Each slot's counts so far, and its group's times, are its event's. */
-	for (int s = 0; s < r.set[0].nr; s++) {
-		int from = r.from_slot[0][s];
-
-		assert_true(from >= 0);
-		assert_int_equal(r.set[0].event[s], was.event[from]);
-		assert_int_equal(r.times_from[0][r.set[0].group[s]], was.group[from]);
-	}
-	assert_true(r.set[0].nr_groups <= 5);
-	fx_free(fx);
+	fx_free(switched_to_level1(FIXTURES "/broadwellx", 21, &r));
 }
 
 /*
@@ -556,9 +529,9 @@ static void test_replan_watchdog_off(void **state)
 			 REPLAN_SAME);
 	assert_int_equal(replan_watchdog(&skx->o, skx->cpu, skx->online, &skx->p, 0, &r),
 			 REPLAN_RESTART);
-	/* Level 2 in 4 groups again would scale the fifth group's counts by group 0's times. */
-	assert_string_equal(r.what, "cpu: level 2 in 4 groups of 17 counters instead of level 2 "
-				    "in 5 groups of 17");
+	/* As on Haswell: group 4's spare counter holds an event of group 0. */
+	assert_string_equal(r.what, "cpu: level 2 in 5 groups of 19 counters instead of level 2 "
+				    "in 5 groups of 19");
 	/* AMD: smt_contention would fit again, but the run has no column for it. */
 	assert_int_equal(replan_watchdog(&zen->o, zen->cpu, zen->online, &zen->p, 0, &r),
 			 REPLAN_RESTART);
@@ -742,11 +715,10 @@ static struct fx *decoded_switched(const char *fixture, const struct td_counts *
 }
 
 /*
- * Decoded with a set switched to level 1 (Haswell and Broadwell), a count
- * of the run says level 1 only: level 2 is null (NaN), never a number
- * from counts that do not cover the run, and still there: the run's
- * records keep their keys. Switched to level 2 in 5 groups (Skylake),
- * every event still counts: level 2 is a number.
+ * Decoded with a set switched to level 1 (Skylake-class, Haswell and
+ * Broadwell), a count of the run says level 1 only: level 2 is null
+ * (NaN), never a number from counts that do not cover the run, and still
+ * there: the run's records keep their keys.
  */
 static void test_replan_level2_null(void **state)
 {
@@ -761,26 +733,22 @@ static void test_replan_level2_null(void **state)
 	c.count[0] = 1000000;
 	for (int g = 0; g < TD_MAX_GROUPS; g++)
 		c.enabled_ns[g] = c.running_ns[g] = 1000;
-	fx = decoded_switched(FIXTURES "/skylakex-nowatchdog", &c, &m);
-	model = fx->p.pmus[0].counters.model;
-	assert_int_equal(m.level, 2);
-	for (int i = 0; i < model->nr_metrics; i++)
-		if (model->metrics[i].level == 2 && isnan(m.value[i]))
-			fail_msg("skylakex, switched: %s is null", model->metrics[i].name);
-	fx_free(fx);
-
-	fx = decoded_switched(FIXTURES "/broadwellx", &c, &m);
-	model = fx->p.pmus[0].counters.model;
-	assert_int_equal(m.level, 2);
-	for (int i = 0; i < TD_NR_L2; i++)
-		assert_true(isnan(m.l2[i]));
-	/* Nor in JSON's metrics by perf's name: each level-2 metric is there, null. */
-	for (int i = 0; i < model->nr_metrics; i++)
-		if (model->metrics[i].level == 2) {
-			print_message("%s: %f\n", model->metrics[i].name, m.value[i]);
-			assert_true(isnan(m.value[i]));
-		}
-	fx_free(fx);
+	for (int f = 0; f < 2; f++) {
+		fx = decoded_switched(f ? FIXTURES "/broadwellx" : FIXTURES "/skylakex-nowatchdog",
+				      &c, &m);
+		model = fx->p.pmus[0].counters.model;
+		assert_int_equal(m.level, 2);
+		for (int i = 0; i < TD_NR_L2; i++)
+			assert_true(isnan(m.l2[i]));
+		/* Nor in JSON's metrics by perf's name: each level-2 metric is there, null. */
+		for (int i = 0; i < model->nr_metrics; i++)
+			if (model->metrics[i].level == 2) {
+				print_message("%s %s: %f\n", model->name, model->metrics[i].name,
+					      m.value[i]);
+				assert_true(isnan(m.value[i]));
+			}
+		fx_free(fx);
+	}
 
 	/* AMD: smt_contention, no longer opened, is null; the rest is counted. */
 	fx = decoded_switched(FIXTURES "/amdzen4-nowatchdog", &c, &m);

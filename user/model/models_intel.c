@@ -377,11 +377,12 @@ static const struct model_metric skt_metrics[] = {
  * #core_wide) and uses the _ANY recovery cycles with SMT on.
  * Group 0: cycles on fixed counter 1 and the four per-thread level-1
  * events; group 1: the core-wide and SMT-ratio events level 1 also
- * needs; groups 2 and 3: level 2, 16 generic events in all. With the NMI
- * watchdog on fixed counter 1, group 0's last event moves to a fifth
- * group (counters.c split()). perf's tma_heavy_operations and
- * tma_light_operations (UOPS_RETIRED.MACRO_FUSED, INST_RETIRED.ANY) are
- * left out of these rows.
+ * needs; groups 2 and 3: level 2; group 4: UOPS_RETIRED.MACRO_FUSED and
+ * INST_RETIRED.ANY on fixed counter 0 (perf's tma_heavy_operations), 17
+ * generic events in all. With the NMI watchdog on fixed counter 1, group
+ * 0's last event moves into group 4's spare counter (counters.c split()),
+ * as on Haswell. The same encodings on all three (each directory's
+ * pipeline.json).
  */
 static const struct model_event skl_events[] = {
 	{ .name = "CPU_CLK_UNHALTED.THREAD", .config = 0x003c, .flags = MODEL_EV_FIXED },
@@ -416,6 +417,11 @@ static const struct model_event skl_events[] = {
 	  .group = 3 },
 	{ .name = "EXE_ACTIVITY.1_PORTS_UTIL", .config = 0x02a6, .flags = MODEL_EV_L2, .group = 3 },
 	{ .name = "EXE_ACTIVITY.2_PORTS_UTIL", .config = 0x04a6, .flags = MODEL_EV_L2, .group = 3 },
+	{ .name = "UOPS_RETIRED.MACRO_FUSED", .config = 0x04c2, .flags = MODEL_EV_L2, .group = 4 },
+	{ .name = "INST_RETIRED.ANY",
+	  .config = 0x00c0,
+	  .flags = MODEL_EV_FIXED | MODEL_EV_L2,
+	  .group = 4 },
 };
 
 #define SKL_RECOVERY "(INT_MISC.RECOVERY_CYCLES_ANY / 2 if #SMT_on else INT_MISC.RECOVERY_CYCLES)"
@@ -478,6 +484,12 @@ static const struct model_metric skl_metrics[] = {
 	  NULL, "memory_bound" },
 	{ "tma_core_bound", 2, "tma_backend_bound", "tma_backend_bound - tma_memory_bound", NULL,
 	  "core_bound" },
+	{ "tma_heavy_operations", 2, "tma_retiring",
+	  "(UOPS_RETIRED.RETIRE_SLOTS + UOPS_RETIRED.MACRO_FUSED - INST_RETIRED.ANY) / "
+	  "tma_info_thread_slots",
+	  NULL, "heavy_operations" },
+	{ "tma_light_operations", 2, "tma_retiring", "tma_retiring - tma_heavy_operations", NULL,
+	  "light_operations" },
 };
 
 /*

@@ -36,7 +36,7 @@ struct replan {
 	signed char times_from[TD_MAX_PMUS][TD_MAX_GROUPS];
 	/* For each slot of the new set, the run's slot its counts so far are in. */
 	signed char from_slot[TD_MAX_PMUS][TD_MAX_COUNTERS];
-	/* "cpu: level 2 in 5 groups of 17 counters instead of level 2 in 4 groups of 17" */
+	/* "cpu: level 1 in 3 groups of 9 counters instead of level 2 in 5 groups of 19" */
 	char what[300];
 };
 
@@ -45,12 +45,12 @@ struct replan {
  * watchdog is now @watchdog_now: plan again from @cpu with it and compare,
  * core PMU by core PMU. REPLAN_SWITCH when every event of the new plan
  * has a column in the run: @r has the new sets, each event in the slot it
- * had where that leaves no gap and keeps each group's slots together
- * (Skylake-class), else in the new plan's own slots, the run's counts
- * moved along at the switch (r->from_slot; AMD). Exact only: each group
- * of the new set takes on the times of the group every one of its events
- * counted in so far (r->times_from). Where the new plan's groups are not
- * (Haswell and Broadwell: the watchdog moves an event into group 4, which
+ * had where that leaves no gap and keeps each group's slots together,
+ * else in the new plan's own slots, the run's counts moved along at the
+ * switch (r->from_slot; AMD). Exact only: each group of the new set
+ * takes on the times of the group every one of its events counted in so
+ * far (r->times_from). Where the new plan's groups are not (Skylake-class,
+ * Haswell and Broadwell: the watchdog moves an event into group 4, which
  * counted others), the watchdog turned on switches to level 1 of the
  * row, if that is exact. REPLAN_RESTART when the new plan counts more
  * than the run has columns for (level 2 again), in more groups than the
@@ -65,8 +65,8 @@ enum replan_verdict replan_watchdog(const struct options *o, const struct cpu_pm
 /*
  * Before the run: widen @p->width (its counts, the BPF program's bounds)
  * to what the switch for the watchdog turned the other way would count,
- * so that a switch to more groups (Skylake-class with SMT on: level 2 in 5
- * groups once the watchdog is on, 4 before) keeps every group's times.
+ * so that a switch to more groups (a group 0 that loses a counter to the
+ * watchdog, its last event in a group of its own) keeps every group's times.
  */
 void replan_widen(const struct options *o, const struct cpu_pmus *cpu, const bool *online,
 		  struct plan *p);
