@@ -82,7 +82,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c $(wildcard bpf/*.h) include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -133,6 +133,11 @@ $(OUTPUT)/tests/synth_exposition: tests/tools/synth_exposition.c $(PURE_OBJS) | 
 HELPER_CFLAGS ?= $(CFLAGS)
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
 	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
+
+# test_regions: a library function to put a region on.
+$(OUTPUT)/tests/libtdwork.so: tests/integration/libs/tdwork.c | $(OUTPUT)/tests
+	$(CC) $(HELPER_CFLAGS) -shared -fPIC $< -o $@
+TEST_HELPERS += $(OUTPUT)/tests/libtdwork.so
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
 $(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
@@ -231,7 +236,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -I
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
 	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
 	replay/replay model/models model/models_intel model/models_amd model/models_arm64 model/decode model/decoder \
-	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
+	model/expr model/counts model/regions model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 

@@ -67,6 +67,8 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			/* A table shows --top rows: the rest need no sorting. */
 			.limit = o->format == FORMAT_TABLE ? o->top : 0,
 			.self_stats = o->self_stats,
+			.region_names = o->regions,
+			.nr_regions = o->nr_regions,
 		};
 		rd->metrics_cfg[k] = rd->cfg[k];
 		rd->metrics_cfg[k].limit = 0; /* every cgroup */
@@ -95,6 +97,8 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 	err = entries_view(s, k, !r->cfg->per_cgroup, &rd->view);
 	if (!err)
 		err = report_build(r, &rd->view, rd->names);
+	if (!err)
+		err = report_regions(r, &s->regions, k, rd->names);
 	switch (err ? -1 : (int)rd->format) {
 	case FORMAT_TABLE:
 		output_table(rd->out->f, r, rd->top);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload of test_regions: functions that burn a known CPU time per
+ * call, for tdtrace --region to measure, each call measured here too with
+ * CLOCK_THREAD_CPUTIME_ID around it. Prints one line of NAME=VALUE pairs.
+ *
+ *   region_work calls N US        N calls of td_work(US); and the process's CPU time
+ *   region_work nest N US         N calls of td_outer: US, td_inner(US), US
+ *   region_work recurse N D US    N calls of td_rec, D levels deep, US each
+ *   region_work sleep N US MS     N calls of td_sleepy: US, sleep MS, US
+ *   region_work threads T N US    T threads, each N calls of td_work(US)
+ *   region_work exec N US         N calls of td_work, then td_exec_inside
+ *                                 burns US and execs "calls N US" inside it
+ *   region_work lib SO N US       N calls of tdwork_burn(US) in library SO
+ *   region_work deep N US         N calls of td_d1 -> ... -> td_d6, US each
+ *
+ * The functions are reached through volatile pointers, so that the
+ * compiler neither inlines nor clones them: their symbols are what runs.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void burn(long long ns)
+{
+	long long t0 = thread_ns();
+
+	while (thread_ns() - t0 < ns)
+		;
+}
+
+__attribute__((noinline)) void td_work(long long ns)
+{
+	burn(ns);
+}
+
+__attribute__((noinline)) void td_inner(long long ns)
+{
+	burn(ns);
+}
+
+static void (*volatile inner_fn)(long long) = td_inner;
+static long long inner_ns; /* measured inside td_outer */
+
+__attribute__((noinline)) void td_outer(long long ns)
+{
+	long long t0;
+
+	burn(ns);
+	t0 = thread_ns();
+	inner_fn(ns);
+	inner_ns += thread_ns() - t0;
+	burn(ns);
+}
+
+__attribute__((noinline)) void td_rec(int depth, long long ns);
+static void (*volatile rec_fn)(int, long long) = td_rec;
+
+__attribute__((noinline)) void td_rec(int depth, long long ns)
+{
+	burn(ns);
+	if (depth > 1)
+		rec_fn(depth - 1, ns);
+}
+
+__attribute__((noinline)) void td_sleepy(long long ns, long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	burn(ns);
+	nanosleep(&ts, NULL);
+	burn(ns);
+}
+
+/* Six distinct regions, each calling the next: deeper than tdtrace keeps open. */
+#define DEEP(n, next)                                                                              \
+	__attribute__((noinline)) void td_d##n(long long ns)                                       \
+	{                                                                                          \
+		burn(ns);                                                                          \
+		next;                                                                              \
+	}
+__attribute__((noinline)) void td_d6(long long ns)
+{
+	burn(ns);
+}
+static void (*volatile d6_fn)(long long) = td_d6;
+DEEP(5, d6_fn(ns))
+static void (*volatile d5_fn)(long long) = td_d5;
+DEEP(4, d5_fn(ns))
+static void (*volatile d4_fn)(long long) = td_d4;
+DEEP(3, d4_fn(ns))
+static void (*volatile d3_fn)(long long) = td_d3;
+DEEP(2, d3_fn(ns))
+static void (*volatile d2_fn)(long long) = td_d2;
+DEEP(1, d2_fn(ns))
+static void (*volatile d1_fn)(long long) = td_d1;
+
+static void (*volatile work_fn)(long long) = td_work;
+static void (*volatile outer_fn)(long long) = td_outer;
+static void (*volatile sleepy_fn)(long long, long) = td_sleepy;
+
+/* Calls of @fn, each measured: their CPU time summed. */
+static long long calls(void (*fn)(long long), int n, long long ns)
+{
+	long long sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		long long t0 = thread_ns();
+
+		fn(ns);
+		sum += thread_ns() - t0;
+	}
+	return sum;
+}
+
+static char *self_path;
+
+/* Execs this program inside the region: it never returns. */
+__attribute__((noinline)) void td_exec_inside(long long ns, const char *n, const char *us)
+{
+	burn(ns);
+	execl(self_path, self_path, "calls", n, us, (char *)NULL);
+	perror("exec");
+	exit(1);
+}
+
+static void (*volatile exec_fn)(long long, const char *, const char *) = td_exec_inside;
+
+struct worker {
+	pthread_t th;
+	int n;
+	long long ns, sum;
+};
+
+static void *work_thread(void *arg)
+{
+	struct worker *w = arg;
+
+	w->sum = calls(work_fn, w->n, w->ns);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	long long us = argc > 3 ? atoll(argv[argc - 1]) : 0, ns = us * 1000, sum = 0;
+	int n = argc > 2 ? atoi(argv[2]) : 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	self_path = argv[0];
+	if (!strcmp(mode, "calls") && argc == 4) {
+		struct timespec t;
+
+		sum = calls(work_fn, n, ns);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		printf("calls=%d cpu_ns=%lld process_ns=%lld\n", n, sum,
+		       t.tv_sec * 1000000000LL + t.tv_nsec);
+	} else if (!strcmp(mode, "nest") && argc == 4) {
+		printf("calls=%d outer_ns=%lld", n, calls(outer_fn, n, ns));
+		printf(" inner_ns=%lld\n", inner_ns);
+	} else if (!strcmp(mode, "recurse") && argc == 5) {
+		int depth = atoi(argv[3]);
+
+		for (int i = 0; i < n; i++) {
+			long long t0 = thread_ns();
+
+			rec_fn(depth, ns);
+			sum += thread_ns() - t0;
+		}
+		printf("calls=%d cpu_ns=%lld\n", n, sum);
+	} else if (!strcmp(mode, "sleep") && argc == 5) {
+		ns = atoll(argv[3]) * 1000;
+		for (int i = 0; i < n; i++) {
+			long long t0 = thread_ns();
+
+			sleepy_fn(ns, atol(argv[4]));
+			sum += thread_ns() - t0;
+		}
+		printf("calls=%d cpu_ns=%lld\n", n, sum);
+	} else if (!strcmp(mode, "threads") && argc == 5) {
+		int nt = atoi(argv[2]);
+		struct worker w[16];
+
+		if (nt < 1 || nt > 16)
+			return 2;
+		n = atoi(argv[3]);
+		for (int i = 0; i < nt; i++) {
+			w[i] = (struct worker){ .n = n, .ns = ns };
+			if (pthread_create(&w[i].th, NULL, work_thread, &w[i]))
+				return 1;
+		}
+		for (int i = 0; i < nt; i++) {
+			pthread_join(w[i].th, NULL);
+			sum += w[i].sum;
+		}
+		printf("calls=%d cpu_ns=%lld\n", nt * n, sum);
+	} else if (!strcmp(mode, "exec") && argc == 4) {
+		printf("calls=%d cpu_ns=%lld\n", n, calls(work_fn, n, ns));
+		exec_fn(ns, argv[2], argv[3]);
+	} else if (!strcmp(mode, "lib") && argc == 5) {
+		void *h = dlopen(argv[2], RTLD_NOW);
+		void (*fn)(long long) = h ? (void (*)(long long))dlsym(h, "tdwork_burn") : NULL;
+
+		if (!fn) {
+			fprintf(stderr, "region_work: %s\n", dlerror());
+			return 1;
+		}
+		n = atoi(argv[3]);
+		printf("calls=%d cpu_ns=%lld\n", n, calls(fn, n, ns));
+	} else if (!strcmp(mode, "deep") && argc == 4) {
+		printf("calls=%d cpu_ns=%lld\n", n, calls(d1_fn, n, ns));
+	} else {
+		fprintf(stderr, "usage: see tests/integration/helpers/region_work.c\n");
+		return 2;
+	}
+	return 0;
+}
