@@ -393,6 +393,38 @@ static void test_deeper_than_bound(void **state)
 	run_free(&r);
 }
 
+/* The table: a row per region with its calls, after the process and cgroup rows. */
+static void test_table_rows(void **state)
+{
+	const char *args[] = { "--software", "-I", "10000", "-o", out_path, NULL, "--",
+			       itest_helper_path("region_work"), "calls", "50", "2000", NULL };
+	char region[PATH_MAX + 32], *text, *summary, *row;
+	unsigned int pid, calls;
+	struct itest_proc p;
+
+	itest_require_root();
+	snprintf(region, sizeof(region), "--region=%s:td_work", itest_helper_path("region_work"));
+	args[5] = region;
+	unlink(out_path);
+	assert_int_equal(itest_tdtrace_run(&p, 0, RUN_MS, args), 0);
+	assert_int_equal(itest_exit_code(&p), 0);
+	itest_proc_release(&p);
+	text = itest_read_file(out_path);
+	assert_non_null(text);
+	summary = strstr(text, "summary of");
+	assert_non_null(summary);
+	assert_non_null(strstr(summary, "CALLS"));
+	row = strstr(summary, ":td_work");
+	assert_non_null(row);
+	while (row > summary && row[-1] != '\n')
+		row--;
+	print_message("%.*s\n", (int)strcspn(row, "\n"), row);
+	assert_int_equal(sscanf(row, "%u %*s %u", &pid, &calls), 2);
+	assert_true(pid > 0);
+	assert_int_equal(calls, 50);
+	free(text);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 /*
@@ -548,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_exec_inside),
 		cmocka_unit_test(test_library),
 		cmocka_unit_test(test_deeper_than_bound),
+		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_missing_binary),
 		cmocka_unit_test(test_missing_symbol),
 		cmocka_unit_test(test_stripped),
