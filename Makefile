@@ -82,7 +82,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c $(wildcard bpf/*.h) include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c $(wildcard bpf/*.h bpf/asm/*.h) include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -132,7 +132,7 @@ $(OUTPUT)/tests/synth_exposition: tests/tools/synth_exposition.c $(PURE_OBJS) | 
 # since LeakSanitizer's exit-time clone would be one more process to count.
 HELPER_CFLAGS ?= $(CFLAGS)
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
-	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
+	$(CC) $(HELPER_CFLAGS) -Iinclude $< -lpthread -o $@
 
 # test_regions: a library function to put a region on.
 $(OUTPUT)/tests/libtdwork.so: tests/integration/libs/tdwork.c | $(OUTPUT)/tests
@@ -292,11 +292,13 @@ bashcompdir ?= $(prefix)/share/bash-completion/completions
 # under the prefix) and its Prometheus recording rules.
 unitdir ?= $(prefix)/lib/systemd/system
 datadir ?= $(prefix)/share/tdtrace
+# tdtrace/region.h: the markers --usdt finds, for programs to include.
+includedir ?= $(prefix)/include
 INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
 	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace-exporter.service \
-	$(datadir)/tdtrace.rules.yml
+	$(datadir)/tdtrace.rules.yml $(includedir)/tdtrace/region.h
 
 install: all
 	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
@@ -306,6 +308,7 @@ install: all
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
 	$(INSTALL) -D -m 0644 systemd/tdtrace-exporter.service $(DESTDIR)$(unitdir)/tdtrace-exporter.service
 	$(INSTALL) -D -m 0644 prometheus/tdtrace.rules.yml $(DESTDIR)$(datadir)/tdtrace.rules.yml
+	$(INSTALL) -D -m 0644 include/tdtrace/region.h $(DESTDIR)$(includedir)/tdtrace/region.h
 
 # Only the files install wrote; the directories may hold others' files.
 uninstall:

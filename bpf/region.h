@@ -341,7 +341,7 @@ static __always_inline int region_event(u32 id, bool enter)
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct task_regions *tr;
 
-	if (!id || id > TD_MAX_REGIONS || !region_traced(t))
+	if (!id || id >= TD_REGION_ID_LIMIT || !region_traced(t))
 		return 0;
 	tr = bpf_task_storage_get(&td_task_regions, t, 0,
 				  enter ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
@@ -366,6 +366,61 @@ SEC("uretprobe")
 int td_region_exit(struct pt_regs *ctx)
 {
 	return region_event(bpf_get_attach_cookie(ctx), false);
+}
+
+/* --usdt: each marker name met gets an id (the loader reads the names). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TD_MAX_USDT_NAMES);
+	__type(key, struct td_usdt_name);
+	__type(value, u32);
+} td_usdt_names SEC(".maps");
+
+volatile __u32 usdt_names_used; /* ids handed out so far */
+
+/*
+ * The id of the region named by the string at @user_name; 0 if it cannot
+ * be read, or past TD_MAX_USDT_NAMES names (counted in region_drops).
+ */
+static __always_inline u32 usdt_region_id(const char *user_name)
+{
+	struct td_usdt_name name;
+	u32 *found, id, zero = 0;
+	struct td_cpu_totals *tot;
+
+	__builtin_memset(&name, 0, sizeof(name));
+	if (bpf_probe_read_user_str(name.s, sizeof(name.s), user_name) <= 0)
+		return 0;
+	found = bpf_map_lookup_elem(&td_usdt_names, &name);
+	if (found)
+		return *found;
+	id = usdt_names_used < TD_MAX_USDT_NAMES ? __sync_fetch_and_add(&usdt_names_used, 1)
+						 : TD_MAX_USDT_NAMES;
+	if (id >= TD_MAX_USDT_NAMES) {
+		tot = bpf_map_lookup_elem(&td_totals, &zero);
+		if (tot)
+			__sync_fetch_and_add(&tot->region_drops, 1);
+		return 0;
+	}
+	id += TD_USDT_FIRST_ID;
+	/* Another thread may name it first: its id then (this one is not used). */
+	if (bpf_map_update_elem(&td_usdt_names, &name, &id, BPF_NOEXIST)) {
+		found = bpf_map_lookup_elem(&td_usdt_names, &name);
+		return found ? *found : 0;
+	}
+	return id;
+}
+
+SEC("usdt")
+int BPF_USDT(td_usdt_begin, const char *name)
+{
+	return region_event(usdt_region_id(name), true);
+}
+
+SEC("usdt")
+int BPF_USDT(td_usdt_end, const char *name)
+{
+	return region_event(usdt_region_id(name), false);
 }
 
 /*

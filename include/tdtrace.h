@@ -144,6 +144,20 @@ struct td_cpu_totals {
 #define TD_MAX_OPEN_REGIONS 4
 #define TD_MAX_REGIONS	    512
 
+/*
+ * --usdt: a marker's region is named by its string (tdtrace/region.h), at
+ * most TD_USDT_NAME_LEN bytes with its NUL; each name the program meets
+ * gets the next id from TD_USDT_FIRST_ID, at most TD_MAX_USDT_NAMES.
+ */
+#define TD_USDT_NAME_LEN   64
+#define TD_USDT_FIRST_ID   (TD_MAX_REGIONS + 1)
+#define TD_MAX_USDT_NAMES  1024
+#define TD_REGION_ID_LIMIT (TD_USDT_FIRST_ID + TD_MAX_USDT_NAMES)
+
+struct td_usdt_name {
+	char s[TD_USDT_NAME_LEN];
+};
+
 /* One region in one process (key.id: its tgid) in one cgroup, on one core PMU. */
 struct td_region_key {
 	struct td_key task;

@@ -113,7 +113,10 @@ static long long helper_value(const struct region_run *r, const char *name, int 
 	return atoll(at);
 }
 
-/* The summary's region lines whose name ends with ":@symbol": calls and cpu_ns summed. */
+/*
+ * The summary's region lines named @symbol (a marker's name) or ending
+ * with ":@symbol" (--region's): calls and cpu_ns summed.
+ */
 static int region_sum(const struct region_run *r, const char *symbol, long long *calls,
 		      double *cpu_ns)
 {
@@ -128,7 +131,7 @@ static int region_sum(const struct region_run *r, const char *symbol, long long 
 		if (!itest_jis(o, "type", "region") || !itest_jis(o, "phase", "summary") || !name)
 			continue;
 		colon = strrchr(name, ':');
-		if (!colon || strcmp(colon + 1, symbol))
+		if (strcmp(colon ? colon + 1 : name, symbol))
 			continue;
 		*calls += itest_jint(o, "calls");
 		*cpu_ns += itest_jnum(o, "cpu_ns");
@@ -393,6 +396,86 @@ static void test_deeper_than_bound(void **state)
 	run_free(&r);
 }
 
+/* ------------------------------------------------------ markers (--usdt) */
+
+/* tdtrace/region.h's markers: the same measures, regions named by their strings. */
+static void test_usdt_calls(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt", NULL },
+		    (const char *const[]){ "usdt", "300", "2000", NULL });
+	expect_region(&r, "work", 300, helper_value(&r, "cpu_ns", 0));
+	run_free(&r);
+}
+
+static void test_usdt_nesting(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt=@bin", NULL },
+		    (const char *const[]){ "usdt_nest", "100", "2000", NULL });
+	expect_region(&r, "outer", 100, helper_value(&r, "outer_ns", 0));
+	expect_region(&r, "inner", 100, helper_value(&r, "inner_ns", 0));
+	run_free(&r);
+}
+
+/* "rec" begun again inside "rec": the outer pair counts, once. */
+static void test_usdt_recursion(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt", NULL },
+		    (const char *const[]){ "usdt_rec", "100", "2000", NULL });
+	expect_region(&r, "rec", 100, helper_value(&r, "cpu_ns", 0));
+	run_free(&r);
+}
+
+static void test_usdt_sleep_inside(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt", NULL },
+		    (const char *const[]){ "usdt_sleep", "20", "5000", "20", NULL });
+	expect_region(&r, "sleepy", 20, helper_value(&r, "cpu_ns", 0));
+	run_free(&r);
+}
+
+static void test_usdt_threads(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt", NULL },
+		    (const char *const[]){ "usdt_threads", "3", "100", "2000", NULL });
+	expect_region(&r, "work", 300, helper_value(&r, "cpu_ns", 0));
+	run_free(&r);
+}
+
+/* An exec inside "exec": it ends there; "work" counts both images' regions. */
+static void test_usdt_exec_inside(void **state)
+{
+	struct region_run r;
+	long long calls;
+	double cpu_ns;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--usdt", NULL },
+		    (const char *const[]){ "usdt_exec", "20", "20000", NULL });
+	expect_region(&r, "work", 40,
+		      helper_value(&r, "cpu_ns", 0) + helper_value(&r, "cpu_ns", 1));
+	assert_true(region_sum(&r, "exec", &calls, &cpu_ns) > 0);
+	print_message("exec: calls %lld, cpu_ns %.0f (burnt 20000000)\n", calls, cpu_ns);
+	assert_int_equal(calls, 1);
+	assert_true(cpu_ns >= 20e6 * (1 - TOLERANCE_PCT / 100));
+	assert_true(cpu_ns <= 20e6 + 20e6);
+	run_free(&r);
+}
+
 /* The table: a row per region with its calls, after the process and cgroup rows. */
 static void test_table_rows(void **state)
 {
@@ -552,6 +635,23 @@ static void test_symbol_in_no_target(void **state)
 		"no -p process maps");
 }
 
+/* --usdt with nothing to look in, in a file without markers, in a file that is not ELF. */
+static void test_usdt_bad(void **state)
+{
+	itest_require_root();
+	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt", NULL },
+			   "--usdt needs -p, a COMMAND or --usdt=BINARY");
+	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt=/bin/true",
+						  NULL },
+			   "has no tdtrace region markers");
+	expect_usage_error((const char *const[]){ "--software", "-d", "1",
+						  "--usdt=/etc/hostname", NULL },
+			   "is not a 64-bit ELF file");
+	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt",
+						  "--", "/bin/true", NULL },
+			   "/bin/true has no tdtrace region markers");
+}
+
 /* 1,000 regions: more than the documented 512, a usage error before anything is loaded. */
 static void test_thousand_regions(void **state)
 {
@@ -580,12 +680,19 @@ int main(void)
 		cmocka_unit_test(test_exec_inside),
 		cmocka_unit_test(test_library),
 		cmocka_unit_test(test_deeper_than_bound),
+		cmocka_unit_test(test_usdt_calls),
+		cmocka_unit_test(test_usdt_nesting),
+		cmocka_unit_test(test_usdt_recursion),
+		cmocka_unit_test(test_usdt_sleep_inside),
+		cmocka_unit_test(test_usdt_threads),
+		cmocka_unit_test(test_usdt_exec_inside),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_missing_binary),
 		cmocka_unit_test(test_missing_symbol),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_not_an_elf),
 		cmocka_unit_test(test_symbol_in_no_target),
+		cmocka_unit_test(test_usdt_bad),
 		cmocka_unit_test(test_thousand_regions),
 	};
 

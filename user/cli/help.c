@@ -40,9 +40,10 @@ static void names(const struct option_row *r, char *buf, size_t size)
 	if (r->synopsis)
 		snprintf(buf, size, "  %s", r->synopsis);
 	else
-		snprintf(buf, size, "  %c%c%c --%s%s%s", r->letter ? '-' : ' ',
+		snprintf(buf, size, "  %c%c%c --%s%s%s%s", r->letter ? '-' : ' ',
 			 r->letter ? r->letter : ' ', r->letter ? ',' : ' ', r->name,
-			 r->arg ? "=" : "", r->arg ? r->arg : "");
+			 r->arg ? (r->optional ? "[=" : "=") : "", r->arg ? r->arg : "",
+			 r->optional ? "]" : "");
 }
 
 /*

@@ -137,6 +137,13 @@ static int parse_region(struct options *o, const char *arg)
 	return 0;
 }
 
+/* --usdt, or --usdt=BINARY (resolved as --region's). */
+static int parse_usdt(struct options *o, const char *arg)
+{
+	o->usdt = true;
+	return arg ? parse_name(arg, &o->usdt_binary) : 0;
+}
+
 static int parse_depth(struct options *o, const char *arg)
 {
 	unsigned int depth;
@@ -404,10 +411,19 @@ const struct option_row option_rows[] = {
 	  .group = GROUP_ROWS,
 	  .parse = parse_region,
 	  .repeatable = true,
-	  .help = "also a row per call of function SYMBOL in BINARY (a path, or a library or "
-		  "program name), from its entry to its return, per process and cgroup: calls, "
+	  .help = "also rows for function SYMBOL in BINARY (a path, or a library or program "
+		  "name), from each call's entry to its return, per process and cgroup: calls, "
 		  "on-CPU time and TopDown; repeatable, up to 512 (README: Regions)",
 	  .expected = "BINARY:SYMBOL, at most 512 of them" },
+	{ .name = "usdt",
+	  .arg = "BINARY",
+	  .optional = true,
+	  .group = GROUP_ROWS,
+	  .parse = parse_usdt,
+	  .help = "also rows for regions marked in the program with "
+		  "TDTRACE_REGION_BEGIN(name) and END(name) (tdtrace/region.h), by name, as "
+		  "--region's; in BINARY, or the -p processes' or COMMAND's program",
+	  .expected = "a program or library" },
 	{ .name = "per-cgroup",
 	  .group = GROUP_ROWS,
 	  .parse = set_per_cgroup,

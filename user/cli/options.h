@@ -63,6 +63,8 @@ struct options {
 	/* --region BINARY:SYMBOL, as given; region id i + 1 is regions[i] */
 	const char *regions[TD_MAX_REGIONS];
 	int nr_regions;
+	bool usdt;		/* --usdt: tdtrace/region.h's markers */
+	const char *usdt_binary; /* --usdt=BINARY; NULL: the -p processes' or COMMAND's */
 
 	/* --listen: the Prometheus exporter */
 	const char *listen;	       /* [ADDR:]PORT, NULL: none */

@@ -85,6 +85,7 @@ int region_set_add(struct region_set *acc, const struct region_set *d)
 			return -ENOMEM;
 		td_counts_add(&r->c, &d->v[i].c, TD_WIDTH_WHOLE);
 		r->calls += d->v[i].calls;
+		r->name = d->v[i].name;
 		r->tgid = d->v[i].tgid;
 		memcpy(r->comm, d->v[i].comm, sizeof(r->comm));
 	}

@@ -16,7 +16,8 @@
 struct region_row {
 	struct td_region_key key;
 	struct td_counts c;
-	__u64 calls; /* outermost entries */
+	__u64 calls;	  /* outermost entries */
+	const char *name; /* the region's, kept by whoever read it; NULL: unknown */
 	__u32 tgid;
 	char comm[TD_COMM_LEN];
 };

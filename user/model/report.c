@@ -207,14 +207,11 @@ int report_regions(struct report *r, const struct region_set *s, int pmu,
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct region_row *src = &s->v[i];
 		struct region_line *l;
-		__u32 id = src->key.region;
-
 		if (pmu >= 0 && src->key.task.pmu != (__u32)pmu)
 			continue;
 		l = &r->regions[r->nr_regions++];
 		l->src = src;
-		l->name = id >= 1 && (int)id <= r->cfg->nr_regions ? r->cfg->region_names[id - 1]
-								    : "?";
+		l->name = src->name ? src->name : "?";
 		l->cgroup = cgroup_names_lookup(names, src->key.task.cgroup_id);
 		td_decode(r->cfg->decoding, &src->c, &l->m);
 	}

@@ -52,14 +52,13 @@ struct report_config {
 	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
 	unsigned int limit; /* keep only the largest rows of each table (0: all) */
 	bool self_stats;    /* the summary says what tdtrace's BPF programs cost */
-	const char *const *region_names; /* --region: region id i + 1 is region_names[i] */
-	int nr_regions;
+	bool regions; /* --region or --usdt: the system line says what regions lost */
 };
 
 /* One region in one process and cgroup (model/regions.h), named and decoded. */
 struct region_line {
 	const struct region_row *src;
-	const char *name;   /* BINARY:SYMBOL as given */
+	const char *name;   /* BINARY:SYMBOL as given, or the marker's name */
 	const char *cgroup; /* path under the v2 mount, NULL if unknown */
 	struct td_metrics m;
 };

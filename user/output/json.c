@@ -296,7 +296,7 @@ static void system_line(struct jw *f, const struct report *r, const char *common
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
-	if (r->cfg->nr_regions) {
+	if (r->cfg->regions) {
 		key_u64(f, "region_drops", t->region_drops);
 		key_u64(f, "region_nest_drops", t->region_nest_drops);
 	}

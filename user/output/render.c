@@ -67,8 +67,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			/* A table shows --top rows: the rest need no sorting. */
 			.limit = o->format == FORMAT_TABLE ? o->top : 0,
 			.self_stats = o->self_stats,
-			.region_names = o->regions,
-			.nr_regions = o->nr_regions,
+			.regions = o->nr_regions || o->usdt,
 		};
 		rd->metrics_cfg[k] = rd->cfg[k];
 		rd->metrics_cfg[k].limit = 0; /* every cgroup */

@@ -147,26 +147,47 @@ static int find_by_name(const char *name, const struct targets *t, char *out, si
 	return in_path_list(getenv("PATH"), name, false, out, len);
 }
 
+/* ELF file @path, its descriptor in *@fd; NULL with *@err -errno, or -ENOEXEC if not ELF. */
+static Elf *elf_open(const char *path, int *fd, int *err)
+{
+	Elf *e;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	e = elf_begin(*fd, ELF_C_READ, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		return e;
+	if (e)
+		elf_end(e);
+	close(*fd);
+	*err = -ENOEXEC;
+	return NULL;
+}
+
+static void elf_close(Elf *e, int fd)
+{
+	elf_end(e);
+	close(fd);
+}
+
 /*
  * Is @sym a function defined in ELF file @path? 0 if so; -ENOEXEC: not
  * an ELF file; -ENOENT: not there, *@stripped if it has no symbol table.
  */
 static int find_function(const char *path, const char *sym, bool *stripped)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOENT;
 	size_t sym_len = strlen(sym);
 	Elf_Scn *scn = NULL;
-	Elf *e;
+	int fd, err = -ENOENT;
+	Elf *e = elf_open(path, &fd, &err);
 
 	*stripped = true;
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto out;
-	}
+	if (!e)
+		return err;
 	while (err && (scn = elf_nextscn(e, scn))) {
 		Elf_Data *data;
 		GElf_Shdr sh;
@@ -195,10 +216,7 @@ static int find_function(const char *path, const char *sym, bool *stripped)
 			}
 		}
 	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
+	elf_close(e, fd);
 	return err;
 }
 
@@ -210,6 +228,133 @@ static const char *shown(char *keep, size_t len, const char *s)
 }
 
 #define SHOWN_LEN 512 /* options_shown() gives at most 100 bytes, each up to 4 */
+
+/*
+ * Does ELF file @path hold a USDT note of provider "tdtrace" (tdtrace/
+ * region.h)? 0 if so, -ENOENT if not, -ENOEXEC: not an ELF file.
+ */
+static int find_markers(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	int fd, err = -ENOENT;
+	Elf *e = elf_open(path, &fd, &err);
+
+	if (!e)
+		return err;
+	if (gelf_getclass(e) != ELFCLASS64) {
+		elf_close(e, fd);
+		return -ENOEXEC;
+	}
+	while (err && (scn = elf_nextscn(e, scn))) {
+		size_t off = 0, name_off, desc_off;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (err && data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off))) {
+			const char *desc = (const char *)data->d_buf + desc_off;
+
+			/* type 3, "stapsdt": pc, base, semaphore, then provider, name, args */
+			if (nh.n_type != 3 || nh.n_namesz != sizeof("stapsdt") ||
+			    memcmp((const char *)data->d_buf + name_off, "stapsdt", nh.n_namesz) ||
+			    nh.n_descsz < 3 * 8 + sizeof("tdtrace"))
+				continue;
+			if (!memcmp(desc + 3 * 8, "tdtrace", sizeof("tdtrace")))
+				err = 0;
+		}
+	}
+	elf_close(e, fd);
+	return err;
+}
+
+/* @path into the --usdt list, once. */
+static int add_usdt(struct tracer_regions *rg, const char *path)
+{
+	for (int i = 0; i < rg->nr_usdt; i++)
+		if (!strcmp(rg->usdt[i], path))
+			return 0;
+	if (rg->nr_usdt == TD_MAX_USDT_BINARIES)
+		return -E2BIG;
+	snprintf(rg->usdt[rg->nr_usdt++], PATH_MAX, "%s", path);
+	return 0;
+}
+
+/*
+ * --usdt's programs: BINARY, or each -p process's (/proc/PID/exe), or
+ * COMMAND's; only those with markers are kept, and one must have them.
+ */
+static int resolve_usdt(struct tracer_regions *rg, const struct options *o,
+			const struct targets *t)
+{
+	char path[PATH_MAX], what[SHOWN_LEN], link[64];
+	int err, nr_tried = 0;
+
+	rg->usdt = calloc(TD_MAX_USDT_BINARIES, sizeof(*rg->usdt));
+	if (!rg->usdt)
+		return -ENOMEM;
+	for (int i = 0; i <= t->nr_pids; i++) {
+		const char *cmd = o->command ? o->command[0] : NULL;
+
+		err = -ENOENT;
+		if (o->usdt_binary) {
+			if (i)
+				break;
+			err = strchr(o->usdt_binary, '/')
+				      ? (realpath(o->usdt_binary, path) && regular_file(path) ? 0
+											 : -ENOENT)
+				      : find_by_name(o->usdt_binary, t, path, sizeof(path));
+			shown(what, sizeof(what), o->usdt_binary);
+		} else if (i < t->nr_pids) {
+			ssize_t n;
+
+			snprintf(link, sizeof(link), "/proc/%d/exe", (int)t->tgids[i]);
+			n = readlink(link, path, sizeof(path) - 1);
+			if (n > 0) {
+				path[n] = '\0';
+				err = 0;
+			}
+			shown(what, sizeof(what), link);
+		} else if (cmd) {
+			err = strchr(cmd, '/') ? (realpath(cmd, path) && regular_file(path) ? 0 : -ENOENT)
+					       : in_path_list(getenv("PATH"), cmd, false, path,
+							      sizeof(path));
+			shown(what, sizeof(what), cmd);
+		} else {
+			break;
+		}
+		nr_tried++;
+		if (err) {
+			say(stderr, "--usdt: no program %s; give --usdt=BINARY", what);
+			return -ENOENT;
+		}
+		err = find_markers(path);
+		if (err == -ENOEXEC && o->usdt_binary) {
+			say(stderr, "--usdt=%s: %s is not a 64-bit ELF file", what,
+			    shown(what, sizeof(what), path));
+			return err;
+		}
+		if (!err && add_usdt(rg, path)) {
+			say(stderr, "--usdt: more than %d programs with markers; give --usdt=BINARY",
+			    TD_MAX_USDT_BINARIES);
+			return -E2BIG;
+		}
+	}
+	if (!nr_tried) {
+		say(stderr, "--usdt needs -p, a COMMAND or --usdt=BINARY: which program's markers?");
+		return -EINVAL;
+	}
+	if (!rg->nr_usdt) {
+		say(stderr,
+		    "--usdt: %s has no tdtrace region markers; mark regions with "
+		    "TDTRACE_REGION_BEGIN(name) and END(name) of tdtrace/region.h",
+		    nr_tried > 1 ? "none of the -p processes' programs" : shown(what, sizeof(what), path));
+		return -ENOENT;
+	}
+	return 0;
+}
 
 static int resolve_one(struct region_spec *r, const struct targets *t)
 {
@@ -269,6 +414,13 @@ int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 {
 	memset(rg, 0, sizeof(*rg));
 	rg->map_fd = -1;
+	rg->usdt_fd = -1;
+	if (o->usdt) {
+		int err = resolve_usdt(rg, o, t);
+
+		if (err)
+			return err;
+	}
 	if (!o->nr_regions)
 		return 0;
 	rg->v = calloc(o->nr_regions, sizeof(*rg->v));
@@ -289,11 +441,14 @@ int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 void tracer_regions_configure(struct tracer_regions *rg, struct tdtrace *skel,
 			      unsigned int max_entries)
 {
-	skel->rodata->regions_on = rg->nr > 0;
-	bpf_program__set_autoload(skel->progs.td_region_enter, rg->nr > 0);
-	bpf_program__set_autoload(skel->progs.td_region_exit, rg->nr > 0);
-	bpf_program__set_autoattach(skel->progs.td_region_enter, false);
-	bpf_program__set_autoattach(skel->progs.td_region_exit, false);
+	struct bpf_program *progs[] = { skel->progs.td_region_enter, skel->progs.td_region_exit,
+					skel->progs.td_usdt_begin, skel->progs.td_usdt_end };
+
+	skel->rodata->regions_on = rg->nr > 0 || rg->nr_usdt > 0;
+	for (int i = 0; i < 4; i++) {
+		bpf_program__set_autoload(progs[i], i < 2 ? rg->nr > 0 : rg->nr_usdt > 0);
+		bpf_program__set_autoattach(progs[i], false);
+	}
 	bpf_map__set_max_entries(skel->maps.td_regions, max_entries);
 }
 
@@ -317,7 +472,8 @@ int tracer_regions_attach(struct tracer_regions *rg, struct tdtrace *skel)
 	int err;
 
 	rg->map_fd = bpf_map__fd(skel->maps.td_regions);
-	if (!rg->nr)
+	rg->usdt_fd = bpf_map__fd(skel->maps.td_usdt_names);
+	if (!rg->nr && !rg->nr_usdt)
 		return 0;
 	/* Each probe is an open perf event: room for them beside those open now. */
 	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur != RLIM_INFINITY) {
@@ -325,7 +481,7 @@ int tracer_regions_attach(struct tracer_regions *rg, struct tdtrace *skel)
 		if (err)
 			return err;
 	}
-	rg->links = calloc(2 * rg->nr, sizeof(*rg->links));
+	rg->links = calloc(2 * (rg->nr + rg->nr_usdt), sizeof(*rg->links));
 	if (!rg->links)
 		return -ENOMEM;
 	for (int i = 0; i < rg->nr; i++) {
@@ -347,18 +503,64 @@ int tracer_regions_attach(struct tracer_regions *rg, struct tdtrace *skel)
 			rg->links[rg->nr_links++] = l;
 		}
 	}
+	for (int i = 0; i < rg->nr_usdt; i++) {
+		for (int end = 0; end < 2; end++) {
+			struct bpf_link *l = bpf_program__attach_usdt(
+				end ? skel->progs.td_usdt_end : skel->progs.td_usdt_begin, -1,
+				rg->usdt[i], "tdtrace", end ? "region_end" : "region_begin", NULL);
+
+			if (!l) {
+				char what[SHOWN_LEN];
+
+				err = -errno;
+				say(stderr, "failed to attach the USDT probes of %s: %s",
+				    shown(what, sizeof(what), rg->usdt[i]), strerror(-err));
+				return err;
+			}
+			rg->links[rg->nr_links++] = l;
+		}
+	}
 	return 0;
+}
+
+/* Marker names the program has met since the last call, kept by id. */
+static void read_usdt_names(struct tracer_regions *rg)
+{
+	struct td_usdt_name key, next, *prev = NULL;
+	__u32 id;
+
+	while (!bpf_map_get_next_key(rg->usdt_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(rg->usdt_fd, &key, &id) || id < TD_USDT_FIRST_ID ||
+		    id >= TD_REGION_ID_LIMIT || rg->usdt_names[id - TD_USDT_FIRST_ID])
+			continue;
+		rg->usdt_names[id - TD_USDT_FIRST_ID] = strndup(key.s, sizeof(key.s));
+	}
+}
+
+/* Region @id's name: its --region as given, or its marker's string. */
+static const char *region_name(const struct tracer_regions *rg, __u32 id)
+{
+	if (id >= 1 && id <= (__u32)rg->nr)
+		return rg->v[id - 1].name;
+	if (id >= TD_USDT_FIRST_ID && id < TD_REGION_ID_LIMIT)
+		return rg->usdt_names[id - TD_USDT_FIRST_ID];
+	return NULL;
 }
 
 int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct region_set *delta)
 {
 	struct td_region_key key, next, *prev = NULL;
 	struct td_region_val val;
+	struct region_row *row;
 	int err;
 
 	region_set_clear(delta);
-	if (rg->map_fd < 0 || !rg->nr)
+	if (rg->map_fd < 0 || (!rg->nr && !rg->nr_usdt))
 		return 0;
+	if (rg->nr_usdt)
+		read_usdt_names(rg);
 	while (!bpf_map_get_next_key(rg->map_fd, prev, &next)) {
 		key = next;
 		prev = &key;
@@ -367,6 +569,9 @@ int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct r
 		err = region_read_half(&rg->seen[closed & 1], delta, &key, &val, closed);
 		if (err)
 			return err;
+		row = region_find(delta, &key);
+		if (row)
+			row->name = region_name(rg, key.region);
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
@@ -383,8 +588,12 @@ void tracer_regions_free(struct tracer_regions *rg)
 	tracer_regions_detach(rg);
 	free(rg->links);
 	free(rg->v);
+	free(rg->usdt);
+	for (int i = 0; i < TD_MAX_USDT_NAMES; i++)
+		free(rg->usdt_names[i]);
 	region_set_free(&rg->seen[0]);
 	region_set_free(&rg->seen[1]);
 	memset(rg, 0, sizeof(*rg));
 	rg->map_fd = -1;
+	rg->usdt_fd = -1;
 }

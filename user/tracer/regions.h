@@ -23,9 +23,15 @@ struct region_spec {
 	char symbol[256];
 };
 
+#define TD_MAX_USDT_BINARIES 16
+
 struct tracer_regions {
 	struct region_spec *v; /* region id i + 1 is v[i] */
 	int nr;
+	char (*usdt)[PATH_MAX]; /* --usdt: the programs and libraries with markers */
+	int nr_usdt;
+	char *usdt_names[TD_MAX_USDT_NAMES]; /* id TD_USDT_FIRST_ID + i, once met */
+	int usdt_fd;
 	struct bpf_link **links; /* entry and return of each region */
 	int nr_links;
 	int map_fd;
@@ -36,7 +42,9 @@ struct tracer_regions {
  * Resolve every --region of @o: BINARY a path, or a name looked up in the
  * -p processes' mappings, the library directories and PATH; SYMBOL a
  * function in its symbol table. With -p, BINARY must be mapped by one of
- * them. Prints a one-line error; 0 or -errno (a usage error).
+ * them. --usdt: BINARY, or each -p process's program, or COMMAND's,
+ * must hold tdtrace/region.h's markers. Prints a one-line error; 0 or
+ * -errno (a usage error).
  */
 int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 			   const struct targets *t);
@@ -45,7 +53,7 @@ int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 void tracer_regions_configure(struct tracer_regions *rg, struct tdtrace *skel,
 			      unsigned int max_entries);
 
-/* After load: the uprobes of every region. Prints a one-line error; 0 or -errno. */
+/* After load: the uprobes of every region, the USDT probes of every --usdt binary. Prints a one-line error; 0 or -errno. */
 int tracer_regions_attach(struct tracer_regions *rg, struct tdtrace *skel);
 
 /*

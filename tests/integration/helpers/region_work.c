@@ -14,6 +14,14 @@
  *   region_work lib SO N US       N calls of tdwork_burn(US) in library SO
  *   region_work deep N US         N calls of td_d1 -> ... -> td_d6, US each
  *
+ * The same with tdtrace/region.h's markers (--usdt), by region name:
+ *   region_work usdt N US         N "work" regions of US
+ *   region_work usdt_nest N US    "outer": US, "inner" of US, US
+ *   region_work usdt_rec N US     "rec" inside "rec", US in each
+ *   region_work usdt_sleep N US MS "sleepy": US, sleep MS, US
+ *   region_work usdt_threads T N US  T threads of N "work" regions
+ *   region_work usdt_exec N US    N "work", then exec "usdt N US" inside "exec"
+ *
  * The functions are reached through volatile pointers, so that the
  * compiler neither inlines nor clones them: their symbols are what runs.
  */
@@ -25,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <tdtrace/region.h>
 
 static long long thread_ns(void)
 {
@@ -139,18 +148,87 @@ __attribute__((noinline)) void td_exec_inside(long long ns, const char *n, const
 
 static void (*volatile exec_fn)(long long, const char *, const char *) = td_exec_inside;
 
+/* The marked regions: what the usdt modes time, one pass each. */
+static void marked_work(long long ns)
+{
+	TDTRACE_REGION_BEGIN("work");
+	burn(ns);
+	TDTRACE_REGION_END("work");
+}
+
+static long long marked_inner_ns;
+
+static void marked_nest(long long ns)
+{
+	long long t0;
+
+	TDTRACE_REGION_BEGIN("outer");
+	burn(ns);
+	t0 = thread_ns();
+	TDTRACE_REGION_BEGIN("inner");
+	burn(ns);
+	TDTRACE_REGION_END("inner");
+	marked_inner_ns += thread_ns() - t0;
+	burn(ns);
+	TDTRACE_REGION_END("outer");
+}
+
+static void marked_rec(long long ns)
+{
+	TDTRACE_REGION_BEGIN("rec");
+	burn(ns);
+	TDTRACE_REGION_BEGIN("rec");
+	burn(ns);
+	TDTRACE_REGION_END("rec");
+	TDTRACE_REGION_END("rec");
+}
+
+static long sleep_ms;
+
+static void marked_sleep(long long ns)
+{
+	struct timespec ts = { .tv_sec = sleep_ms / 1000, .tv_nsec = (sleep_ms % 1000) * 1000000L };
+
+	TDTRACE_REGION_BEGIN("sleepy");
+	burn(ns);
+	nanosleep(&ts, NULL);
+	burn(ns);
+	TDTRACE_REGION_END("sleepy");
+}
+
 struct worker {
 	pthread_t th;
 	int n;
 	long long ns, sum;
+	void (*fn)(long long);
 };
 
 static void *work_thread(void *arg)
 {
 	struct worker *w = arg;
 
-	w->sum = calls(work_fn, w->n, w->ns);
+	w->sum = calls(w->fn, w->n, w->ns);
 	return NULL;
+}
+
+/* @nt threads, each @n calls of @fn: their measured CPU time summed; -1 on failure. */
+static long long in_threads(void (*fn)(long long), int nt, int n, long long ns)
+{
+	struct worker w[16];
+	long long sum = 0;
+
+	if (nt < 1 || nt > 16)
+		return -1;
+	for (int i = 0; i < nt; i++) {
+		w[i] = (struct worker){ .n = n, .ns = ns, .fn = fn };
+		if (pthread_create(&w[i].th, NULL, work_thread, &w[i]))
+			return -1;
+	}
+	for (int i = 0; i < nt; i++) {
+		pthread_join(w[i].th, NULL);
+		sum += w[i].sum;
+	}
+	return sum;
 }
 
 int main(int argc, char **argv)
@@ -190,23 +268,12 @@ int main(int argc, char **argv)
 			sum += thread_ns() - t0;
 		}
 		printf("calls=%d cpu_ns=%lld\n", n, sum);
-	} else if (!strcmp(mode, "threads") && argc == 5) {
-		int nt = atoi(argv[2]);
-		struct worker w[16];
-
-		if (nt < 1 || nt > 16)
-			return 2;
-		n = atoi(argv[3]);
-		for (int i = 0; i < nt; i++) {
-			w[i] = (struct worker){ .n = n, .ns = ns };
-			if (pthread_create(&w[i].th, NULL, work_thread, &w[i]))
-				return 1;
-		}
-		for (int i = 0; i < nt; i++) {
-			pthread_join(w[i].th, NULL);
-			sum += w[i].sum;
-		}
-		printf("calls=%d cpu_ns=%lld\n", nt * n, sum);
+	} else if ((!strcmp(mode, "threads") || !strcmp(mode, "usdt_threads")) && argc == 5) {
+		sum = in_threads(mode[0] == 'u' ? marked_work : work_fn, atoi(argv[2]),
+				 atoi(argv[3]), ns);
+		if (sum < 0)
+			return 1;
+		printf("calls=%d cpu_ns=%lld\n", atoi(argv[2]) * atoi(argv[3]), sum);
 	} else if (!strcmp(mode, "exec") && argc == 4) {
 		printf("calls=%d cpu_ns=%lld\n", n, calls(work_fn, n, ns));
 		exec_fn(ns, argv[2], argv[3]);
@@ -222,6 +289,24 @@ int main(int argc, char **argv)
 		printf("calls=%d cpu_ns=%lld\n", n, calls(fn, n, ns));
 	} else if (!strcmp(mode, "deep") && argc == 4) {
 		printf("calls=%d cpu_ns=%lld\n", n, calls(d1_fn, n, ns));
+	} else if (!strcmp(mode, "usdt") && argc == 4) {
+		printf("calls=%d cpu_ns=%lld\n", n, calls(marked_work, n, ns));
+	} else if (!strcmp(mode, "usdt_nest") && argc == 4) {
+		printf("calls=%d outer_ns=%lld", n, calls(marked_nest, n, ns));
+		printf(" inner_ns=%lld\n", marked_inner_ns);
+	} else if (!strcmp(mode, "usdt_rec") && argc == 4) {
+		printf("calls=%d cpu_ns=%lld\n", n, calls(marked_rec, n, ns));
+	} else if (!strcmp(mode, "usdt_sleep") && argc == 5) {
+		sleep_ms = atol(argv[4]);
+		ns = atoll(argv[3]) * 1000;
+		printf("calls=%d cpu_ns=%lld\n", n, calls(marked_sleep, n, ns));
+	} else if (!strcmp(mode, "usdt_exec") && argc == 4) {
+		printf("calls=%d cpu_ns=%lld\n", n, calls(marked_work, n, ns));
+		TDTRACE_REGION_BEGIN("exec");
+		burn(ns);
+		execl(self_path, self_path, "usdt", argv[2], argv[3], (char *)NULL);
+		perror("exec");
+		return 1;
 	} else {
 		fprintf(stderr, "usage: see tests/integration/helpers/region_work.c\n");
 		return 2;
