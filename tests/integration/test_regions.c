@@ -508,6 +508,58 @@ static void test_table_rows(void **state)
 	free(text);
 }
 
+/* --listen: the regions' series while the program runs, as promtool wants them. */
+static void test_prometheus(void **state)
+{
+	char listen[32], region[PATH_MAX + 32], cmd[256], series[PATH_MAX + 128], *body, *at;
+	const char *args[] = { "--software", "-I", "100", "--listen", listen, NULL, "--",
+			       itest_helper_path("region_work"), "calls", "600", "5000", NULL };
+	FILE *p;
+	size_t len = 0;
+	struct itest_proc td;
+	double calls = 0, seconds = 0;
+	int code;
+
+	itest_require_root();
+	if (system("command -v curl >/dev/null"))
+		itest_skip("curl is not installed (Debian: curl)\n");
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", itest_free_port());
+	snprintf(region, sizeof(region), "--region=%s:td_work", itest_helper_path("region_work"));
+	args[5] = region;
+	code = itest_tdtrace_start(&td, 0, 10000, args);
+	assert_int_equal(code, 0);
+	itest_sleep_ms(1500); /* 3 s of calls: scraped in the middle */
+	snprintf(cmd, sizeof(cmd), "curl -s -m 5 http://%s/metrics", listen);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	body = NULL;
+	assert_true(getdelim(&body, &len, '\0', p) > 0);
+	pclose(p);
+	snprintf(series, sizeof(series), "tdtrace_region_calls_total{region=\"%s:td_work\",pid=\"",
+		 itest_helper_path("region_work"));
+	at = strstr(body, series);
+	if (at)
+		calls = strtod(strchr(at, '}') + 1, NULL);
+	series[strlen("tdtrace_region_")] = '\0';
+	strcat(series, "cpu_seconds_total{");
+	at = strstr(body, series);
+	if (at)
+		seconds = strtod(strchr(at, '}') + 1, NULL);
+	print_message("calls %.0f, cpu seconds %.3f so far\n", calls, seconds);
+	assert_true(calls > 0 && calls < 600);
+	/* Each call is 5 ms of CPU: the seconds follow the calls, give or take one. */
+	assert_true(seconds > (calls - 2) * 0.005 * 0.98 && seconds < (calls + 2) * 0.005 * 1.02);
+	free(body);
+	if (!system("command -v promtool >/dev/null")) {
+		snprintf(cmd, sizeof(cmd), "curl -s -m 5 http://%s/metrics | promtool check metrics",
+			 listen);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(itest_wait(&td, RUN_MS), 0);
+	assert_int_equal(itest_exit_code(&td), 0);
+	itest_proc_release(&td);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 /*
@@ -687,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_usdt_threads),
 		cmocka_unit_test(test_usdt_exec_inside),
 		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_missing_binary),
 		cmocka_unit_test(test_missing_symbol),
 		cmocka_unit_test(test_stripped),

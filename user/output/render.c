@@ -206,6 +206,8 @@ int render_metrics(struct renderer *rd, struct report *r, const struct entry_set
 		err = entries_view(total, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
 		if (!err)
 			err = report_build(&reports[k], &rd->metrics_view[k], rd->names);
+		if (!err)
+			err = report_regions(&reports[k], &total->regions, k, rd->names);
 		if (!err) {
 			ptrs[k] = &reports[k];
 			built++;
