@@ -102,14 +102,17 @@ static __always_inline void count_drop(u64 *counter, bool atomic)
 		(*counter)++;
 }
 
-/* The counts of region @id for @t in @cgroup_id on PMU @pmu, made if new; NULL if full. */
+/*
+ * The counts of region @id for @t's process (with --per-cgroup: for its
+ * cgroup alone) in @cgroup_id on PMU @pmu, made if new; NULL if full.
+ */
 static __always_inline struct td_region_val *region_val(u32 id, struct task_struct *t,
 							u64 cgroup_id, u32 pmu)
 {
 	struct td_region_key key = {
-		.task = { .id = t->tgid,
+		.task = { .id = charge_tasks ? t->tgid : 0,
 			  .pmu = pmu,
-			  .start_ns = t->group_leader->start_time,
+			  .start_ns = charge_tasks ? t->group_leader->start_time : 0,
 			  .cgroup_id = cgroup_id },
 		.region = id,
 	};
@@ -125,7 +128,7 @@ static __always_inline struct td_region_val *region_val(u32 id, struct task_stru
 	/* Another CPU may make it first (two threads): then it is there. */
 	bpf_map_update_elem(&td_regions, &key, val, BPF_NOEXIST);
 	val = bpf_map_lookup_elem(&td_regions, &key);
-	if (val && !val->tgid) {
+	if (val && charge_tasks && !val->tgid) {
 		val->tgid = t->tgid;
 		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), t->group_leader->comm);
 	}

@@ -41,12 +41,15 @@ static void run_free(struct region_run *r)
 /*
  * tdtrace --software -I 10 -j -o FILE [@extra...] -- region_work @mode...
  * The --region arguments are in @extra; "@bin" in one stands for
- * region_work's path.
+ * region_work's path. Once it exited, none of its td_ programs (the
+ * uprobes' among them) or maps may be left.
  */
 static void run_regions(struct region_run *r, const char *const extra[], const char *const mode[])
 {
 	const char *args[64] = { "--software", "-I", "10", "-j", "-o", out_path };
+	long long min_prog = itest_bpf_max_id("prog"), min_map = itest_bpf_max_id("map");
 	static char expanded[32][PATH_MAX + 64];
+	char left[1024] = "";
 	struct itest_proc p;
 	int n = 6, bad = 0, e = 0, err;
 	uint64_t steal0;
@@ -88,6 +91,12 @@ static void run_regions(struct region_run *r, const char *const extra[], const c
 			      r->err ? r->err : "");
 	assert_int_equal(r->code, 0);
 	assert_int_equal(bad, 0);
+	if (min_prog >= 0 && min_map >= 0) {
+		err = itest_wait_td_orphans_gone(min_prog, min_map, GONE_MS, left, sizeof(left));
+		if (err)
+			print_message("left behind: %s\n", left);
+		assert_int_equal(err, 0);
+	}
 	for (size_t i = 0; i < json_array_size(r->lines); i++) {
 		json_t *o = json_array_get(r->lines, i);
 
@@ -250,6 +259,19 @@ static void test_many_short_calls(void **state)
 	/* The process line also holds its exit, after its last clock reading: 5 ms at most. */
 	assert_true(process_ns >= want * (1 - tol / 100));
 	assert_true(process_ns <= want * (1 + tol / 100) + 5e6);
+	run_free(&r);
+}
+
+/* --per-cgroup: a region's rows are per cgroup, with no process (pid 0). */
+static void test_per_cgroup(void **state)
+{
+	struct region_run r;
+
+	itest_require_root();
+	run_regions(&r, (const char *const[]){ "--per-cgroup", "--region=@bin:td_work", NULL },
+		    (const char *const[]){ "calls", "200", "2000", NULL });
+	expect_region(&r, "td_work", 200, helper_value(&r, "cpu_ns", 0));
+	assert_int_equal(region_pid(&r, "td_work"), 0);
 	run_free(&r);
 }
 
@@ -725,6 +747,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_many_short_calls),
+		cmocka_unit_test(test_per_cgroup),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_sleep_inside),
