@@ -275,6 +275,54 @@ static void test_per_cgroup(void **state)
 	run_free(&r);
 }
 
+/*
+ * 40 processes one after another, each 5 calls, with room for 16 region
+ * entries (--max-tasks 16): the entries of processes gone leave the map,
+ * so that every process's calls are counted and none dropped.
+ */
+static void test_processes_come_and_go(void **state)
+{
+	char script[PATH_MAX + 128], region[PATH_MAX + 32];
+	const char *args[] = { "--software", "-I", "10", "-j", "-o", out_path, "--max-tasks", "16",
+			       region, "--", "/bin/sh", "-c", script, NULL };
+	long long calls = 0, drops = -1, lines = 0;
+	struct itest_proc p;
+	char *text;
+	json_t *all;
+	int bad;
+
+	itest_require_root();
+	snprintf(region, sizeof(region), "--region=%s:td_work", itest_helper_path("region_work"));
+	snprintf(script, sizeof(script),
+		 "i=0; while [ $i -lt 40 ]; do %s calls 5 1000 >/dev/null; i=$((i + 1)); done",
+		 itest_helper_path("region_work"));
+	unlink(out_path);
+	assert_int_equal(itest_tdtrace_run(&p, 0, RUN_MS, args), 0);
+	assert_int_equal(itest_exit_code(&p), 0);
+	itest_proc_release(&p);
+	text = itest_read_file(out_path);
+	all = itest_parse_jsonl(text ? text : "", &bad);
+	assert_int_equal(bad, 0);
+	for (size_t i = 0; i < json_array_size(all); i++) {
+		json_t *o = json_array_get(all, i);
+
+		if (!itest_jis(o, "phase", "summary"))
+			continue;
+		if (itest_jis(o, "type", "region")) {
+			calls += itest_jint(o, "calls");
+			lines++;
+		}
+		if (itest_jis(o, "type", "system"))
+			drops = itest_jint(o, "region_drops");
+	}
+	print_message("%lld region lines, %lld calls, %lld region drops\n", lines, calls, drops);
+	assert_int_equal(drops, 0);
+	assert_int_equal(lines, 40);
+	assert_int_equal(calls, 40 * 5);
+	json_decref(all);
+	free(text);
+}
+
 /* td_outer around td_inner: each region inclusive of the time it is open. */
 static void test_nesting(void **state)
 {
@@ -748,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_many_short_calls),
 		cmocka_unit_test(test_per_cgroup),
+		cmocka_unit_test(test_processes_come_and_go),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_recursion),
 		cmocka_unit_test(test_sleep_inside),

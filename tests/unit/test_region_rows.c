@@ -63,7 +63,10 @@ static void test_split_bad(void **state)
 	assert_int_equal(region_spec_split(longer, buf, sizeof(buf), &binary, &symbol), -EINVAL);
 }
 
-/* Rows stay sorted by region, then process and cgroup, whatever the order they come in. */
+/*
+ * Rows stay sorted by region, then process and cgroup, whatever the order
+ * they come in, and when one is taken out.
+ */
 static void test_get_sorted(void **state)
 {
 	struct region_set s = { 0 };
@@ -86,6 +89,15 @@ static void test_get_sorted(void **state)
 	assert_int_equal(region_get(&s, &again)->calls, 3);
 	assert_int_equal(s.nr, 5);
 	assert_null(region_find(&s, &(struct td_region_key){ .region = 7 }));
+	/* Out again, the rest still in order; a key not there changes nothing. */
+	region_remove(&s, &again);
+	region_remove(&s, &again);
+	assert_int_equal(s.nr, 4);
+	assert_null(region_find(&s, &again));
+	for (size_t i = 1; i < s.nr; i++)
+		assert_true(region_key_cmp(&s.v[i - 1].key, &s.v[i].key) < 0);
+	assert_int_equal(region_find(&s, &k[0])->calls, 1);
+	assert_int_equal(region_find(&s, &k[4])->calls, 5);
 	region_set_free(&s);
 }
 

@@ -76,6 +76,16 @@ struct region_row *region_get(struct region_set *s, const struct td_region_key *
 	return &s->v[i];
 }
 
+void region_remove(struct region_set *s, const struct td_region_key *key)
+{
+	size_t i = lower_bound(s, key);
+
+	if (i == s->nr || region_key_cmp(&s->v[i].key, key))
+		return;
+	memmove(&s->v[i], &s->v[i + 1], (s->nr - i - 1) * sizeof(*s->v));
+	s->nr--;
+}
+
 int region_set_add(struct region_set *acc, const struct region_set *d)
 {
 	for (size_t i = 0; i < d->nr; i++) {

@@ -44,6 +44,9 @@ struct region_row *region_find(const struct region_set *s, const struct td_regio
 /* The row of @key, made (zeroed, in key order) if new; NULL without memory. */
 struct region_row *region_get(struct region_set *s, const struct td_region_key *key);
 
+/* Take the row of @key out of @s, keeping the order; nothing if there is none. */
+void region_remove(struct region_set *s, const struct td_region_key *key);
+
 /* acc += d row by row: counts and calls summed, names from d. 0 or -ENOMEM. */
 int region_set_add(struct region_set *acc, const struct region_set *d);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -549,6 +550,45 @@ static const char *region_name(const struct tracer_regions *rg, __u32 id)
 	return NULL;
 }
 
+/* Is process @tgid still there? A zombie is; so is one tdtrace may not signal. */
+static bool process_alive(__u32 tgid)
+{
+	return !kill((pid_t)tgid, 0) || errno == EPERM;
+}
+
+/*
+ * Note @key if its process is gone now. A process found gone at one read
+ * charged nothing after that read's flush: its entries are whole at the
+ * next read (both halves read), which deletes them, so that the map keeps
+ * room for the processes that come after. --per-cgroup's have none.
+ */
+static int note_gone(struct tracer_regions *rg, const struct td_region_key *key)
+{
+	if (!key->task.id || region_find(&rg->gone[0], key) || process_alive(key->task.id))
+		return 0;
+	return region_get(&rg->gone[1], key) ? 0 : -ENOMEM;
+}
+
+/* Delete the entries of the processes found gone at the last read; this read's are next. */
+static int forget_gone(struct tracer_regions *rg)
+{
+	struct region_set swap;
+
+	for (size_t i = 0; i < rg->gone[0].nr; i++) {
+		const struct td_region_key *k = &rg->gone[0].v[i].key;
+
+		if (bpf_map_delete_elem(rg->map_fd, k) && errno != ENOENT)
+			return -errno;
+		region_remove(&rg->seen[0], k);
+		region_remove(&rg->seen[1], k);
+	}
+	region_set_clear(&rg->gone[0]);
+	swap = rg->gone[0];
+	rg->gone[0] = rg->gone[1];
+	rg->gone[1] = swap;
+	return 0;
+}
+
 int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct region_set *delta)
 {
 	struct td_region_key key, next, *prev = NULL;
@@ -572,8 +612,13 @@ int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct r
 		row = region_find(delta, &key);
 		if (row)
 			row->name = region_name(rg, key.region);
+		err = note_gone(rg, &key);
+		if (err)
+			return err;
 	}
-	return errno == ENOENT ? 0 : -errno;
+	if (errno != ENOENT)
+		return -errno;
+	return forget_gone(rg);
 }
 
 void tracer_regions_detach(struct tracer_regions *rg)
@@ -591,8 +636,10 @@ void tracer_regions_free(struct tracer_regions *rg)
 	free(rg->usdt);
 	for (int i = 0; i < TD_MAX_USDT_NAMES; i++)
 		free(rg->usdt_names[i]);
-	region_set_free(&rg->seen[0]);
-	region_set_free(&rg->seen[1]);
+	for (int i = 0; i < 2; i++) {
+		region_set_free(&rg->seen[i]);
+		region_set_free(&rg->gone[i]);
+	}
 	memset(rg, 0, sizeof(*rg));
 	rg->map_fd = -1;
 	rg->usdt_fd = -1;

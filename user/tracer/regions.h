@@ -36,6 +36,7 @@ struct tracer_regions {
 	int nr_links;
 	int map_fd;
 	struct region_set seen[2]; /* each epoch half's counts at the last read */
+	struct region_set gone[2]; /* keys of processes found gone: at the last read, at this one */
 };
 
 /*
