@@ -383,7 +383,8 @@ volatile __u32 usdt_names_used; /* ids handed out so far */
 
 /*
  * The id of the region named by the string at @user_name; 0 if it cannot
- * be read, or past TD_MAX_USDT_NAMES names (counted in region_drops).
+ * be read (a page not in memory: tdtrace/region.h touches it first), or
+ * past TD_MAX_USDT_NAMES names: both counted in region_drops.
  */
 static __always_inline u32 usdt_region_id(const char *user_name)
 {
@@ -393,12 +394,13 @@ static __always_inline u32 usdt_region_id(const char *user_name)
 
 	__builtin_memset(&name, 0, sizeof(name));
 	if (bpf_probe_read_user_str(name.s, sizeof(name.s), user_name) <= 0)
-		return 0;
-	found = bpf_map_lookup_elem(&td_usdt_names, &name);
-	if (found)
+		id = TD_MAX_USDT_NAMES;
+	else if ((found = bpf_map_lookup_elem(&td_usdt_names, &name)))
 		return *found;
-	id = usdt_names_used < TD_MAX_USDT_NAMES ? __sync_fetch_and_add(&usdt_names_used, 1)
-						 : TD_MAX_USDT_NAMES;
+	else if (usdt_names_used < TD_MAX_USDT_NAMES)
+		id = __sync_fetch_and_add(&usdt_names_used, 1);
+	else
+		id = TD_MAX_USDT_NAMES;
 	if (id >= TD_MAX_USDT_NAMES) {
 		tot = bpf_map_lookup_elem(&td_totals, &zero);
 		if (tot)

@@ -20,13 +20,25 @@
  * while nothing is attached, a trap to tdtrace's BPF program while it
  * is. The name is read as a string of at most 63 bytes (longer names are
  * cut); give a string that lives as long as the program, a literal best.
+ *
+ * Besides the nop, a marker loads the name's first byte: the BPF program
+ * may not fault a page in, and a literal the program never reads itself
+ * sits in a page of its file that may never have been touched (tdtrace
+ * then could not read the name and would lose the region).
  */
 #ifndef TDTRACE_REGION_H
 #define TDTRACE_REGION_H
 
 #include <sys/sdt.h>
 
-#define TDTRACE_REGION_BEGIN(name) DTRACE_PROBE1(tdtrace, region_begin, (const char *)(name))
-#define TDTRACE_REGION_END(name)   DTRACE_PROBE1(tdtrace, region_end, (const char *)(name))
+#define TDTRACE_REGION_MARK_(probe, name)                                                          \
+	do {                                                                                       \
+		const char *tdtrace_name_ = (name);                                                \
+		(void)*(const volatile char *)tdtrace_name_;                                       \
+		DTRACE_PROBE1(tdtrace, probe, tdtrace_name_);                                      \
+	} while (0)
+
+#define TDTRACE_REGION_BEGIN(name) TDTRACE_REGION_MARK_(region_begin, name)
+#define TDTRACE_REGION_END(name)   TDTRACE_REGION_MARK_(region_end, name)
 
 #endif /* TDTRACE_REGION_H */

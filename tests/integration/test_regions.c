@@ -105,6 +105,25 @@ static void run_regions(struct region_run *r, const char *const extra[], const c
 	}
 }
 
+/* tdtrace with @args (-o out_path among them) to a clean exit: its lines, parsed. */
+static json_t *run_to_lines(const char *const args[])
+{
+	struct itest_proc p;
+	json_t *all;
+	char *text;
+	int bad;
+
+	unlink(out_path);
+	assert_int_equal(itest_tdtrace_run(&p, 0, RUN_MS, args), 0);
+	assert_int_equal(itest_exit_code(&p), 0);
+	itest_proc_release(&p);
+	text = itest_read_file(out_path);
+	all = itest_parse_jsonl(text ? text : "", &bad);
+	free(text);
+	assert_int_equal(bad, 0);
+	return all;
+}
+
 /* A NAME=VALUE of the helper's line; fails the test if missing. */
 static long long helper_value(const struct region_run *r, const char *name, int nth)
 {
@@ -283,26 +302,17 @@ static void test_per_cgroup(void **state)
 static void test_processes_come_and_go(void **state)
 {
 	char script[PATH_MAX + 128], region[PATH_MAX + 32];
-	const char *args[] = { "--software", "-I", "10", "-j", "-o", out_path, "--max-tasks", "16",
-			       region, "--", "/bin/sh", "-c", script, NULL };
+	const char *args[] = { "--software", "-I",   "10", "-j",      "-o", out_path, "--max-tasks",
+			       "16",	     region, "--", "/bin/sh", "-c", script,   NULL };
 	long long calls = 0, drops = -1, lines = 0;
-	struct itest_proc p;
-	char *text;
 	json_t *all;
-	int bad;
 
 	itest_require_root();
 	snprintf(region, sizeof(region), "--region=%s:td_work", itest_helper_path("region_work"));
 	snprintf(script, sizeof(script),
 		 "i=0; while [ $i -lt 40 ]; do %s calls 5 1000 >/dev/null; i=$((i + 1)); done",
 		 itest_helper_path("region_work"));
-	unlink(out_path);
-	assert_int_equal(itest_tdtrace_run(&p, 0, RUN_MS, args), 0);
-	assert_int_equal(itest_exit_code(&p), 0);
-	itest_proc_release(&p);
-	text = itest_read_file(out_path);
-	all = itest_parse_jsonl(text ? text : "", &bad);
-	assert_int_equal(bad, 0);
+	all = run_to_lines(args);
 	for (size_t i = 0; i < json_array_size(all); i++) {
 		json_t *o = json_array_get(all, i);
 
@@ -320,7 +330,6 @@ static void test_processes_come_and_go(void **state)
 	assert_int_equal(lines, 40);
 	assert_int_equal(calls, 40 * 5);
 	json_decref(all);
-	free(text);
 }
 
 /* td_outer around td_inner: each region inclusive of the time it is open. */
@@ -546,11 +555,74 @@ static void test_usdt_exec_inside(void **state)
 	run_free(&r);
 }
 
+/*
+ * tdtrace/region.h in C++ (and C), warnings as errors: the markers compile
+ * to tdtrace notes, and --usdt counts a C++ program's regions.
+ */
+static void test_header_cxx(void **state)
+{
+	static const char src[] = "#include <tdtrace/region.h>\n"
+				  "#include <time.h>\n"
+				  "static void spin(void)\n{\n"
+				  "\tstruct timespec t0, t;\n"
+				  "\tclock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);\n"
+				  "\tdo\n\t\tclock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);\n"
+				  "\twhile ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec -"
+				  " t0.tv_nsec < 1000000L);\n}\n"
+				  "int main()\n{\n\tfor (int i = 0; i < 30; i++) {\n"
+				  "\t\tTDTRACE_REGION_BEGIN(\"cxx\");\n\t\tspin();\n"
+				  "\t\tTDTRACE_REGION_END(\"cxx\");\n\t}\n\treturn 0;\n}\n";
+	char dir[PATH_MAX], inc[PATH_MAX + 16], file[PATH_MAX], prog[PATH_MAX], cmd[9 * PATH_MAX];
+	const char *args[] = { "--software", "-j", "-o", out_path, "--usdt", "--", prog, NULL };
+	long long calls = 0;
+	json_t *all;
+	FILE *f;
+
+	itest_require_root();
+	if (system("command -v g++ >/dev/null && command -v readelf >/dev/null"))
+		itest_skip("no g++ or readelf (Debian: g++, binutils)\n");
+	/* The tree's include/, from build/tests/region_work's place. */
+	snprintf(dir, sizeof(dir), "%s", itest_helper_path("region_work"));
+	for (int up = 0; up < 3; up++)
+		*strrchr(dir, '/') = '\0';
+	snprintf(inc, sizeof(inc), "%s/include", dir);
+	snprintf(file, sizeof(file), "/tmp/tdtrace-regions-%d.cc", (int)getpid());
+	snprintf(prog, sizeof(prog), "/tmp/tdtrace-regions-%d-cxx", (int)getpid());
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "g++ -std=c++11 -O2 -Wall -Wextra -Werror -I%s -o %s %s && "
+		 "gcc -std=gnu99 -O2 -Wall -Wextra -Werror -I%s -x c -o %s.c-out %s && "
+		 "readelf -n %s | grep -q 'Provider: tdtrace' && "
+		 "readelf -n %s.c-out | grep -q 'Provider: tdtrace'",
+		 inc, prog, file, inc, prog, file, prog, prog);
+	if (access(inc, R_OK))
+		itest_skip("no include/ at %s\n", inc);
+	assert_int_equal(system(cmd), 0);
+	all = run_to_lines(args);
+	for (size_t i = 0; i < json_array_size(all); i++) {
+		json_t *o = json_array_get(all, i);
+
+		if (itest_jis(o, "type", "region") && itest_jis(o, "phase", "summary") &&
+		    itest_jis(o, "region", "cxx"))
+			calls += itest_jint(o, "calls");
+	}
+	json_decref(all);
+	unlink(file);
+	unlink(prog);
+	snprintf(cmd, sizeof(cmd), "%s.c-out", prog);
+	unlink(cmd);
+	assert_int_equal(calls, 30);
+}
+
 /* The table: a row per region with its calls, after the process and cgroup rows. */
 static void test_table_rows(void **state)
 {
-	const char *args[] = { "--software", "-I", "10000", "-o", out_path, NULL, "--",
-			       itest_helper_path("region_work"), "calls", "50", "2000", NULL };
+	const char *args[] = { "--software", "-I", "10000", "-o",
+			       out_path,     NULL, "--",    itest_helper_path("region_work"),
+			       "calls",	     "50", "2000",  NULL };
 	char region[PATH_MAX + 32], *text, *summary, *row;
 	unsigned int pid, calls;
 	struct itest_proc p;
@@ -582,8 +654,9 @@ static void test_table_rows(void **state)
 static void test_prometheus(void **state)
 {
 	char listen[32], region[PATH_MAX + 32], cmd[256], series[PATH_MAX + 128], *body, *at;
-	const char *args[] = { "--software", "-I", "100", "--listen", listen, NULL, "--",
-			       itest_helper_path("region_work"), "calls", "600", "5000", NULL };
+	const char *args[] = { "--software", "-I",  "100",  "--listen",
+			       listen,	     NULL,  "--",   itest_helper_path("region_work"),
+			       "calls",	     "600", "5000", NULL };
 	FILE *p;
 	size_t len = 0;
 	struct itest_proc td;
@@ -621,8 +694,8 @@ static void test_prometheus(void **state)
 	assert_true(seconds > (calls - 2) * 0.005 * 0.98 && seconds < (calls + 2) * 0.005 * 1.02);
 	free(body);
 	if (!system("command -v promtool >/dev/null")) {
-		snprintf(cmd, sizeof(cmd), "curl -s -m 5 http://%s/metrics | promtool check metrics",
-			 listen);
+		snprintf(cmd, sizeof(cmd),
+			 "curl -s -m 5 http://%s/metrics | promtool check metrics", listen);
 		assert_int_equal(system(cmd), 0);
 	}
 	assert_int_equal(itest_wait(&td, RUN_MS), 0);
@@ -763,15 +836,15 @@ static void test_usdt_bad(void **state)
 	itest_require_root();
 	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt", NULL },
 			   "--usdt needs -p, a COMMAND or --usdt=BINARY");
-	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt=/bin/true",
-						  NULL },
-			   "has no tdtrace region markers");
-	expect_usage_error((const char *const[]){ "--software", "-d", "1",
-						  "--usdt=/etc/hostname", NULL },
-			   "is not a 64-bit ELF file");
-	expect_usage_error((const char *const[]){ "--software", "-d", "1", "--usdt",
-						  "--", "/bin/true", NULL },
-			   "/bin/true has no tdtrace region markers");
+	expect_usage_error(
+		(const char *const[]){ "--software", "-d", "1", "--usdt=/bin/true", NULL },
+		"has no tdtrace region markers");
+	expect_usage_error(
+		(const char *const[]){ "--software", "-d", "1", "--usdt=/etc/hostname", NULL },
+		"is not a 64-bit ELF file");
+	expect_usage_error(
+		(const char *const[]){ "--software", "-d", "1", "--usdt", "--", "/bin/true", NULL },
+		"/bin/true has no tdtrace region markers");
 }
 
 /* 1,000 regions: more than the documented 512, a usage error before anything is loaded. */
@@ -810,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_usdt_sleep_inside),
 		cmocka_unit_test(test_usdt_threads),
 		cmocka_unit_test(test_usdt_exec_inside),
+		cmocka_unit_test(test_header_cxx),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_missing_binary),

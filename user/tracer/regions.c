@@ -287,8 +287,7 @@ static int add_usdt(struct tracer_regions *rg, const char *path)
  * --usdt's programs: BINARY, or each -p process's (/proc/PID/exe), or
  * COMMAND's; only those with markers are kept, and one must have them.
  */
-static int resolve_usdt(struct tracer_regions *rg, const struct options *o,
-			const struct targets *t)
+static int resolve_usdt(struct tracer_regions *rg, const struct options *o, const struct targets *t)
 {
 	char path[PATH_MAX], what[SHOWN_LEN], link[64];
 	int err, nr_tried = 0;
@@ -304,8 +303,9 @@ static int resolve_usdt(struct tracer_regions *rg, const struct options *o,
 			if (i)
 				break;
 			err = strchr(o->usdt_binary, '/')
-				      ? (realpath(o->usdt_binary, path) && regular_file(path) ? 0
-											 : -ENOENT)
+				      ? (realpath(o->usdt_binary, path) && regular_file(path)
+						 ? 0
+						 : -ENOENT)
 				      : find_by_name(o->usdt_binary, t, path, sizeof(path));
 			shown(what, sizeof(what), o->usdt_binary);
 		} else if (i < t->nr_pids) {
@@ -319,9 +319,10 @@ static int resolve_usdt(struct tracer_regions *rg, const struct options *o,
 			}
 			shown(what, sizeof(what), link);
 		} else if (cmd) {
-			err = strchr(cmd, '/') ? (realpath(cmd, path) && regular_file(path) ? 0 : -ENOENT)
-					       : in_path_list(getenv("PATH"), cmd, false, path,
-							      sizeof(path));
+			err = strchr(cmd, '/')
+				      ? (realpath(cmd, path) && regular_file(path) ? 0 : -ENOENT)
+				      : in_path_list(getenv("PATH"), cmd, false, path,
+						     sizeof(path));
 			shown(what, sizeof(what), cmd);
 		} else {
 			break;
@@ -338,20 +339,23 @@ static int resolve_usdt(struct tracer_regions *rg, const struct options *o,
 			return err;
 		}
 		if (!err && add_usdt(rg, path)) {
-			say(stderr, "--usdt: more than %d programs with markers; give --usdt=BINARY",
+			say(stderr,
+			    "--usdt: more than %d programs with markers; give --usdt=BINARY",
 			    TD_MAX_USDT_BINARIES);
 			return -E2BIG;
 		}
 	}
 	if (!nr_tried) {
-		say(stderr, "--usdt needs -p, a COMMAND or --usdt=BINARY: which program's markers?");
+		say(stderr,
+		    "--usdt needs -p, a COMMAND or --usdt=BINARY: which program's markers?");
 		return -EINVAL;
 	}
 	if (!rg->nr_usdt) {
 		say(stderr,
 		    "--usdt: %s has no tdtrace region markers; mark regions with "
 		    "TDTRACE_REGION_BEGIN(name) and END(name) of tdtrace/region.h",
-		    nr_tried > 1 ? "none of the -p processes' programs" : shown(what, sizeof(what), path));
+		    nr_tried > 1 ? "none of the -p processes' programs"
+				 : shown(what, sizeof(what), path));
 		return -ENOENT;
 	}
 	return 0;
