@@ -103,17 +103,51 @@ static __always_inline void count_drop(u64 *counter, bool atomic)
 }
 
 /*
- * The counts of region @id for @t's process (with --per-cgroup: for its
- * cgroup alone) in @cgroup_id on PMU @pmu, made if new; NULL if full.
+ * Who and where a charge goes, as scalars: what region_val needs of the
+ * task, and the layout, so that charge_open_regions can be a global
+ * function (its arguments: pointers to memory and scalars only).
  */
-static __always_inline struct td_region_val *region_val(u32 id, struct task_struct *t,
-							u64 cgroup_id, u32 pmu)
+struct region_charge {
+	u64 cgroup_id;
+	u64 start_ns; /* the process's start time; 0 with --per-cgroup */
+	u64 leader;   /* the group leader's struct task_struct, for its comm */
+	u32 tgid;     /* 0 with --per-cgroup */
+	u32 pmu;
+	u32 half;
+	u32 atomic; /* from the uprobe path: interrupts on (see above) */
+	int nr, ng; /* struct layout */
+};
+
+static __always_inline struct region_charge region_charge_of(struct task_struct *t,
+							     u64 cgroup_id, u32 half,
+							     struct layout l, bool atomic)
+{
+	struct region_charge rc = { .cgroup_id = cgroup_id,
+				    .pmu = l.pmu,
+				    .half = half & 1,
+				    .atomic = atomic,
+				    .nr = l.nr,
+				    .ng = l.ng };
+
+	if (charge_tasks) {
+		rc.tgid = t->tgid;
+		rc.start_ns = t->group_leader->start_time;
+		rc.leader = (u64)BPF_CORE_READ(t, group_leader);
+	}
+	return rc;
+}
+
+/*
+ * The counts of region @id for @rc's process (with --per-cgroup: for its
+ * cgroup alone) in its cgroup on its PMU, made if new; NULL if full.
+ */
+static __always_inline struct td_region_val *region_val(u32 id, const struct region_charge *rc)
 {
 	struct td_region_key key = {
-		.task = { .id = charge_tasks ? t->tgid : 0,
-			  .pmu = pmu,
-			  .start_ns = charge_tasks ? t->group_leader->start_time : 0,
-			  .cgroup_id = cgroup_id },
+		.task = { .id = rc->tgid,
+			  .pmu = rc->pmu,
+			  .start_ns = rc->start_ns,
+			  .cgroup_id = rc->cgroup_id },
 		.region = id,
 	};
 	struct td_region_val *val;
@@ -128,25 +162,35 @@ static __always_inline struct td_region_val *region_val(u32 id, struct task_stru
 	/* Another CPU may make it first (two threads): then it is there. */
 	bpf_map_update_elem(&td_regions, &key, val, BPF_NOEXIST);
 	val = bpf_map_lookup_elem(&td_regions, &key);
-	if (val && charge_tasks && !val->tgid) {
-		val->tgid = t->tgid;
-		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), t->group_leader->comm);
+	if (val && rc->tgid && !val->tgid) {
+		val->tgid = rc->tgid;
+		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm),
+					  (const void *)(rc->leader +
+							 bpf_core_field_offset(struct task_struct,
+									       comm)));
 	}
 	return val;
 }
 
-/* @d to every region open on @t (charge()'s hook); @atomic: from a uprobe. */
-static __always_inline void charge_regions(struct task_struct *t, u64 cgroup_id, u32 half,
-					   const struct td_counts *d, struct td_cpu_totals *tot,
-					   struct layout l, bool atomic)
+/*
+ * @d to every region open in @tr. A global function, as scale(): the
+ * verifier checks it once, not inlined at each charge for every layout
+ * (inlined, td_switch passed the verifier's million instructions with 24
+ * counters).
+ */
+__noinline int charge_open_regions(struct task_regions *tr, const struct td_counts *d,
+				   struct td_cpu_totals *tot, const struct region_charge *rc)
 {
-	struct task_regions *tr;
+	struct layout l;
 
-	if (!regions_on)
-		return;
-	tr = bpf_task_storage_get(&td_task_regions, t, 0, 0);
-	if (!tr)
-		return;
+	/* The verifier takes a global function's pointers as maybe NULL. */
+	if (!tr || !d || !tot || !rc)
+		return 0;
+	l = (struct layout){ .nr = rc->nr, .ng = rc->ng, .pmu = rc->pmu };
+	if (l.nr > nr_counters)
+		l.nr = nr_counters;
+	if (l.ng > nr_groups)
+		l.ng = nr_groups;
 	for (int i = 0; i < TD_MAX_OPEN_REGIONS; i++) {
 		/* Read once: a uprobe this read interrupted may be opening or closing it. */
 		u32 id = TD_ONCE(tr->id[i]);
@@ -154,13 +198,31 @@ static __always_inline void charge_regions(struct task_struct *t, u64 cgroup_id,
 
 		if (!id)
 			continue;
-		val = region_val(id, t, cgroup_id, l.pmu);
+		val = region_val(id, rc);
 		if (!val) {
-			count_drop(&tot->region_drops, atomic);
+			count_drop(&tot->region_drops, rc->atomic);
 			continue;
 		}
-		add_atomic(&val->c[half & 1], d, l);
+		add_atomic(&val->c[rc->half & 1], d, l);
 	}
+	return 0;
+}
+
+/* @d to every region open on @t (charge()'s hook); @atomic: from a uprobe. */
+static __always_inline void charge_regions(struct task_struct *t, u64 cgroup_id, u32 half,
+					   const struct td_counts *d, struct td_cpu_totals *tot,
+					   struct layout l, bool atomic)
+{
+	struct region_charge rc;
+	struct task_regions *tr;
+
+	if (!regions_on)
+		return;
+	tr = bpf_task_storage_get(&td_task_regions, t, 0, 0);
+	if (!tr)
+		return;
+	rc = region_charge_of(t, cgroup_id, half, l, atomic);
+	charge_open_regions(tr, d, tot, &rc);
 }
 
 /*
@@ -291,6 +353,7 @@ static __always_inline bool region_traced(struct task_struct *t)
 /* Open region @id on @t: deeper if open, else in a free place, else lost. */
 static __always_inline void region_open(struct task_struct *t, struct task_regions *tr, u32 id)
 {
+	struct region_charge rc;
 	struct td_cpu_totals *tot;
 	struct td_region_val *val;
 	struct cpu_state *st;
@@ -314,7 +377,9 @@ static __always_inline void region_open(struct task_struct *t, struct task_regio
 			__sync_fetch_and_add(&tot->region_nest_drops, 1);
 		return;
 	}
-	val = region_val(id, t, bpf_get_current_cgroup_id(), st ? st->layout.pmu : 0);
+	rc = region_charge_of(t, bpf_get_current_cgroup_id(), half,
+			      (struct layout){ .pmu = st ? st->layout.pmu : 0 }, true);
+	val = region_val(id, &rc);
 	if (val)
 		__sync_fetch_and_add(&val->calls[half], 1);
 	tr->depth[free] = 1;
