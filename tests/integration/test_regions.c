@@ -281,6 +281,44 @@ static void test_many_short_calls(void **state)
 	run_free(&r);
 }
 
+/*
+ * -p: a running process, its program named by its name alone (found in
+ * its mappings): the calls made while tdtrace ran, 2 ms of CPU each.
+ */
+static void test_pid_by_name(void **state)
+{
+	char *argv[] = { (char *)itest_helper_path("region_work"), "calls", "3000", "2000", NULL };
+	char pid[16];
+	const char *args[] = { "--software", "-I", "100", "-d", "1", "-j", "-o", out_path, "-p",
+			       pid, "--region=region_work:td_work", NULL };
+	long long calls = 0;
+	double cpu_ns = 0;
+	struct itest_proc work;
+	json_t *all;
+
+	itest_require_root();
+	assert_int_equal(itest_spawn(&work, argv, 0), 0);
+	snprintf(pid, sizeof(pid), "%d", (int)work.pid);
+	itest_sleep_ms(100);
+	all = run_to_lines(args);
+	itest_proc_release(&work);
+	for (size_t i = 0; i < json_array_size(all); i++) {
+		json_t *o = json_array_get(all, i);
+
+		if (itest_jis(o, "type", "region") && itest_jis(o, "phase", "summary")) {
+			assert_int_equal(itest_jint(o, "pid"), atoi(pid));
+			calls += itest_jint(o, "calls");
+			cpu_ns += itest_jnum(o, "cpu_ns");
+		}
+	}
+	json_decref(all);
+	print_message("%lld calls, %.0f ns: %.3f ms a call\n", calls, cpu_ns,
+		      calls ? cpu_ns / calls / 1e6 : 0.0);
+	/* About 1 s of 2 ms calls on a shared machine; the last one may be cut by the end. */
+	assert_true(calls >= 50);
+	assert_true(cpu_ns >= (calls - 1) * 2e6 * 0.98 && cpu_ns <= (calls + 1) * 2e6 * 1.02);
+}
+
 /* --per-cgroup: a region's rows are per cgroup, with no process (pid 0). */
 static void test_per_cgroup(void **state)
 {
@@ -868,6 +906,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_many_short_calls),
+		cmocka_unit_test(test_pid_by_name),
 		cmocka_unit_test(test_per_cgroup),
 		cmocka_unit_test(test_processes_come_and_go),
 		cmocka_unit_test(test_nesting),
