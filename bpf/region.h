@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Regions (--region BINARY:SYMBOL): the code between a call's entry and
- * its return, charged like one more key of the thread that runs it.
+ * Regions (--region BINARY:SYMBOL, --usdt): the code between a call's
+ * entry and its return, or between a BEGIN and an END marker of
+ * tdtrace/region.h, charged like one more key of the thread that runs it.
  * Included by tdtrace.bpf.c after its helpers; its programs are attached
- * by the loader (user/tracer/regions.c), one uprobe and one uretprobe per
- * region, the region id in the BPF cookie.
+ * by the loader (user/tracer/regions.c): a uprobe and a uretprobe per
+ * --region, the region id in the BPF cookie; the USDT programs map the
+ * marker's name to an id (td_usdt_names).
  *
  * A read charges the delta since the last read on this CPU to the
  * thread's entry AND to every region open on the thread (charge_regions,
@@ -49,10 +51,18 @@
  *
  * The half charged is read once, before the read: a flush that interrupts
  * the uprobe moves the epoch on, and the uprobe's charge lands in the
- * half being closed just after; the loader sees it at the next read of
- * that half (each half is read as a running sum), so the summary stays
- * exact. The pending cgroup move split is left to the next switch or
- * flush.
+ * half being closed just after. The uprobe resumes as the IPI returns,
+ * microseconds before the loader reads that half; should the loader read
+ * first (the uprobe preempted right then), it sees the charge at its next
+ * read of that half, a running sum. The one loss: a "negative" charge
+ * that lands after the loader read the half makes the half's sum smaller
+ * than what the loader saw, and the loader's difference saturates at 0
+ * (counts of that window, a few hundred ns, counted twice). The pending
+ * cgroup move split is left to the next switch or flush.
+ *
+ * Exec closes the old image's regions after one more read (regions_exec);
+ * an exit needs nothing: every read charged the thread's regions up to
+ * it, and the open set goes with the task's storage.
  */
 #ifndef TD_REGION_H
 #define TD_REGION_H
