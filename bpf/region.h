@@ -497,10 +497,27 @@ int BPF_USDT(td_usdt_begin, const char *name)
 	return region_event(usdt_region_id(name), true);
 }
 
+/*
+ * The read first, then the name: reading and hashing the name (several
+ * microseconds in a VM) stays out of the region, as it does at BEGIN.
+ */
 SEC("usdt")
 int BPF_USDT(td_usdt_end, const char *name)
 {
-	return region_event(usdt_region_id(name), false);
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct task_regions *tr;
+	u32 id;
+
+	if (!region_traced(t))
+		return 0;
+	tr = bpf_task_storage_get(&td_task_regions, t, 0, 0);
+	if (!tr)
+		return 0; /* nothing open on this thread */
+	region_account(t);
+	id = usdt_region_id(name);
+	if (id && id < TD_REGION_ID_LIMIT)
+		region_close(tr, id);
+	return 0;
 }
 
 /*
