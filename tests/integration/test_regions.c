@@ -322,10 +322,15 @@ static void traced_while_running(const char *mode, const char *region, const cha
 	tol = itest_tolerance_pct(TOLERANCE_PCT, calls * 2e6, steal) / 100;
 	print_message("%s: %lld calls, %.0f ns: %.3f ms a call (within %.2f%%)\n", name, calls,
 		      cpu_ns, calls ? cpu_ns / calls / 1e6 : 0.0, 100 * tol);
-	/* About 1 s of 2 ms calls on a shared machine; the last one may be cut by the end. */
+	/*
+	 * About 1 s of 2 ms calls on a shared machine; the last one may be cut
+	 * by the end. The program's own clock is not read here: each call also
+	 * holds the burn's last clock reading and its share of the two traps
+	 * (tens of microseconds in a VM), allowed as 50 us a call.
+	 */
 	assert_true(calls >= 50);
 	assert_true(cpu_ns >= (calls - 1) * 2e6 * (1 - tol) &&
-		    cpu_ns <= (calls + 1) * 2e6 * (1 + tol));
+		    cpu_ns <= (calls + 1) * (2e6 + 50e3) * (1 + tol));
 }
 
 /* BINARY named by its name alone, found in the -p process's mappings. */
