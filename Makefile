@@ -88,7 +88,7 @@ $(OUTPUT) $(OUTPUT)/tests $(patsubst %,$(OUTPUT)/user/%,$(USER_DIRS)):
 	mkdir -p $@
 
 # BPF object, then its skeleton (the loader embeds the object).
-$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c bpf/member_read.h bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
+$(OUTPUT)/tdtrace.bpf.o: bpf/tdtrace.bpf.c $(wildcard bpf/*.h bpf/asm/*.h) include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	llvm-strip -g $@  # drop DWARF, keep BTF
 
@@ -177,7 +177,12 @@ $(OUTPUT)/tests/synth_exposition: tests/tools/synth_exposition.c $(PURE_OBJS) | 
 # since LeakSanitizer's exit-time clone would be one more process to count.
 HELPER_CFLAGS ?= $(CFLAGS)
 $(OUTPUT)/tests/%: tests/integration/helpers/%.c | $(OUTPUT)/tests
-	$(CC) $(HELPER_CFLAGS) $< -lpthread -o $@
+	$(CC) $(HELPER_CFLAGS) -Iinclude $< -lpthread -o $@
+
+# test_regions: a library function to put a region on.
+$(OUTPUT)/tests/libtdwork.so: tests/integration/libs/tdwork.c | $(OUTPUT)/tests
+	$(CC) $(HELPER_CFLAGS) -shared -fPIC $< -o $@
+TEST_HELPERS += $(OUTPUT)/tests/libtdwork.so
 
 # make bench: reference programs and the interleaved pipe benchmark (BENCHMARKS.md).
 $(OUTPUT)/floor.bpf.o: bench/floor.bpf.c bpf/perf_event_array.h include/tdtrace.h vmlinux/kernel_types.h | $(OUTPUT)
@@ -284,7 +289,7 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -I
 FUZZ_LIB_OBJS := $(patsubst %,$(FUZZ_OUTPUT)/user/%.o,host/pmu model/pmu_desc model/cpu_name \
 	model/container cli/options cli/option_table cli/help cli/listen cli/say host/cgroupfs model/cgroup_names \
 	replay/replay model/models model/models_intel model/models_amd model/models_arm64 model/decode model/decoder \
-	model/expr model/counts model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
+	model/expr model/counts model/regions model/utf8 output/table output/toplev_csv model/k8s_meta model/k8s_table)
 FUZZERS := $(patsubst fuzz/%.c,$(FUZZ_OUTPUT)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_LIB_OBJS)
 
@@ -340,14 +345,15 @@ bashcompdir ?= $(prefix)/share/bash-completion/completions
 # under the prefix) and its Prometheus recording rules.
 unitdir ?= $(prefix)/lib/systemd/system
 datadir ?= $(prefix)/share/tdtrace
-# libtdregion and its header, <tdtrace/tdregion.h>.
+# libtdregion and its header, <tdtrace/tdregion.h>; <tdtrace/region.h>, the
+# markers --usdt finds, for programs to include.
 libdir ?= $(prefix)/lib
 includedir ?= $(prefix)/include
 INSTALL ?= install
 
 INSTALLED := $(sbindir)/tdtrace $(bindir)/tdtrace-plot $(man8dir)/tdtrace.8 \
 	$(man1dir)/tdtrace-plot.1 $(bashcompdir)/tdtrace $(unitdir)/tdtrace-exporter.service \
-	$(datadir)/tdtrace.rules.yml
+	$(datadir)/tdtrace.rules.yml $(includedir)/tdtrace/region.h
 
 install: all
 	$(INSTALL) -D -m 0755 $(OUTPUT)/tdtrace $(DESTDIR)$(sbindir)/tdtrace
@@ -357,6 +363,7 @@ install: all
 	$(INSTALL) -D -m 0644 $(OUTPUT)/tdtrace.bash-completion $(DESTDIR)$(bashcompdir)/tdtrace
 	$(INSTALL) -D -m 0644 systemd/tdtrace-exporter.service $(DESTDIR)$(unitdir)/tdtrace-exporter.service
 	$(INSTALL) -D -m 0644 prometheus/tdtrace.rules.yml $(DESTDIR)$(datadir)/tdtrace.rules.yml
+	$(INSTALL) -D -m 0644 include/tdtrace/region.h $(DESTDIR)$(includedir)/tdtrace/region.h
 
 # Only the files install wrote; the directories may hold others' files.
 uninstall:

@@ -15,6 +15,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/usdt.bpf.h>
 #include "tdtrace.h"
 #include "member_read.h"
 
@@ -698,6 +699,8 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 		val->flags |= TD_TASK_EXITED;
 }
 
+#include "region.h"
+
 static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id, u32 half,
 				   const struct td_counts *d, struct td_cpu_totals *tot,
 				   struct layout l)
@@ -707,6 +710,7 @@ static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgro
 		return;
 	}
 	charge_entry(t, cgroup_id, half, d, tot, l);
+	charge_regions(t, cgroup_id, half, d, tot, l, false);
 }
 
 /*
@@ -1079,6 +1083,7 @@ int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	struct td_key key;
 	struct td_val *val;
 
+	regions_exec(p);
 	if (!charge_tasks)
 		return 0;
 	/* The entry of the core type it runs on now. */

@@ -132,6 +132,46 @@ struct td_cpu_totals {
 	__u64 cgroup_drops;		  /* slices that went to cgroup_overflow */
 	__u64 read_errors;		  /* failed counter reads (slice not charged) */
 	__u64 follow_drops;		  /* forks not followed: traced-process map full */
+	__u64 region_drops;		  /* region charges lost: the region map was full */
+	__u64 region_nest_drops;	  /* region entries past TD_MAX_OPEN_REGIONS open */
+};
+
+/*
+ * Regions (--region, --usdt): code between a call's entry and its return,
+ * charged like a task. A thread has at most TD_MAX_OPEN_REGIONS regions
+ * open at once; region ids are 1..TD_MAX_REGIONS (0: a free place).
+ */
+#define TD_MAX_OPEN_REGIONS 4
+#define TD_MAX_REGIONS	    512
+
+/*
+ * --usdt: a marker's region is named by its string (tdtrace/region.h), at
+ * most TD_USDT_NAME_LEN bytes with its NUL; each name the program meets
+ * gets the next id from TD_USDT_FIRST_ID, at most TD_MAX_USDT_NAMES.
+ */
+#define TD_USDT_NAME_LEN   64
+#define TD_USDT_FIRST_ID   (TD_MAX_REGIONS + 1)
+#define TD_MAX_USDT_NAMES  1024
+#define TD_REGION_ID_LIMIT (TD_USDT_FIRST_ID + TD_MAX_USDT_NAMES)
+
+struct td_usdt_name {
+	char s[TD_USDT_NAME_LEN];
+};
+
+/* One region in one process (key.id: its tgid) in one cgroup, on one core PMU. */
+struct td_region_key {
+	struct td_key task;
+	__u32 region;
+	__u32 pad;
+};
+
+/* Counts in two halves by the epoch's parity, as struct td_val; calls: outermost entries. */
+struct td_region_val {
+	struct td_counts c[2];
+	__u64 calls[2];
+	__u32 tgid;
+	__u32 pad;
+	char comm[TD_COMM_LEN];
 };
 
 #endif /* TDTRACE_H */

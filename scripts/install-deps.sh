@@ -11,11 +11,12 @@ set -eu
 # podman (with runc and uidmap), busybox-static and mmdebstrap run real containers
 # for the Kubernetes tests: containers with the CRI runtimes' annotations,
 # and tdtrace's own image built from a Debian root file system made here;
-# python3-yaml checks the manifests in deploy/.
+# python3-yaml checks the manifests in deploy/. systemtap-sdt-dev gives <sys/sdt.h>,
+# which include/tdtrace/region.h's USDT markers compile to.
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config \
 libcmocka-dev libjansson-dev linux-perf procps valgrind libclang-rt-14-dev \
 mandoc prometheus python3-matplotlib libmicrohttpd-dev \
-podman runc uidmap busybox-static mmdebstrap python3-yaml"
+podman runc uidmap busybox-static mmdebstrap python3-yaml systemtap-sdt-dev"
 
 missing=""
 for p in $PKGS; do

@@ -263,6 +263,10 @@ int main(int argc, char **argv)
 	}
 	if (start_exporter(&o, &ex) || targets_resolve(&o, m.mount, &t))
 		goto cleanup;
+	if (tracer_regions_resolve(&tr.regions, &o, &t)) {
+		ret = EXIT_USAGE;
+		goto cleanup;
+	}
 
 	/* open -> BPF attribute; COMMAND waits at its gate until all is attached */
 	if (tracer_open(&tr, &o, &p, &t) || targets_hold_command(&o, &t) ||

@@ -159,6 +159,17 @@ struct bpf_array {
 	void *ptrs[0];
 };
 
+/*
+ * For libbpf's usdt.bpf.h, whose PT_REGS_IP (bpf_tracing.h names it rip
+ * outside the kernel) it reads only on kernels without BPF cookies, before
+ * 5.15: below the minimum, a path the verifier drops, so that libbpf's
+ * poisoned relocation of a field no kernel has is never run. USDT
+ * arguments are read at offsets libbpf works out for the machine.
+ */
+struct pt_regs {
+	long unsigned int rip;
+};
+
 #ifndef BPF_NO_PRESERVE_ACCESS_INDEX
 #pragma clang attribute pop
 #endif

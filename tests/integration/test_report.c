@@ -131,6 +131,40 @@ static void test_amdzen4(void **state)
 }
 
 /*
+ * A --region line (bpf/region.h) is a process line's counts with the
+ * region's name and calls: the same decoding, its fields kept.
+ */
+static void test_region_line(void **state)
+{
+	static const char type[] = "\"type\":\"process\"";
+	const char *at = strstr(zen4_line, type);
+	char line[sizeof(zen4_line) + 64], *out, *err;
+	json_t *o;
+
+	(void)state;
+	assert_non_null(at);
+	snprintf(line, sizeof(line), "%.*s%s%s", (int)(at - zen4_line), zen4_line,
+		 "\"type\":\"region\",\"region\":\"./prog:work\",\"calls\":7",
+		 at + strlen(type));
+	assert_int_equal(report(line, true, &out, &err), 0);
+	o = one_line(out);
+	expect(o, "slots", 6000);
+	expect(o, "frontend_bound", 20);
+	expect(o, "retiring_microcode", 10);
+	assert_string_equal(json_string_value(json_object_get(o, "type")), "region");
+	assert_string_equal(json_string_value(json_object_get(o, "region")), "./prog:work");
+	assert_int_equal(json_integer_value(json_object_get(o, "calls")), 7);
+	json_decref(o);
+	free(out);
+	free(err);
+	/* The table names the region, the process and its name. */
+	assert_int_equal(report(line, false, &out, &err), 0);
+	assert_non_null(strstr(out, "region ./prog:work 42 app"));
+	free(out);
+	free(err);
+}
+
+/*
  * Zen 5, cycles 1000: slots 8000, counted half the time (enabled 2000,
  * running 1000): every count doubles, fractions do not change, slots
  * are 16000. frontend 2000/8000 = 25 %, bad spec 400/8000 = 5 %, backend
@@ -658,7 +692,7 @@ static void test_refused(void **state)
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"topdown\"}\n",
 		  ":1: counts (none) is not an object" },
 		{ "{\"schema\":2,\"type\":7,\"mode\":\"topdown\",\"counts\":{}}\n",
-		  ":1: type 7 is not system, process, thread or cgroup" },
+		  ":1: type 7 is not system, process, thread, cgroup or region" },
 		{ "{\"schema\":2,\"type\":\"system\",\"mode\":\"turbo\",\"counts\":{}}\n",
 		  ":1: mode \"turbo\" is not topdown or software" },
 		/* Item 6: trailing garbage, two records on one line. */
@@ -1052,6 +1086,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_amdzen4, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_region_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amdzen5_level1_multiplexed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sapphirerapids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_groups, setup, teardown),

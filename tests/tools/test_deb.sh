@@ -105,6 +105,7 @@ fi
 root=$work/root
 mkdir "$root" && dpkg -x "$deb" "$root"
 want="./usr/bin/tdtrace-plot
+./usr/include/tdtrace/region.h
 ./usr/lib/systemd/system/tdtrace-exporter.service
 ./usr/sbin/tdtrace
 ./usr/share/bash-completion/completions/tdtrace

@@ -98,7 +98,8 @@ static void test_completion(void **state)
 
 		if (!r->name)
 			continue;
-		snprintf(want, sizeof(want), "--%s%s", r->name, r->arg ? "=" : "");
+		/* An optional value (--usdt[=BINARY]) is completed without its '='. */
+		snprintf(want, sizeof(want), "--%s%s", r->name, r->arg && !r->optional ? "=" : "");
 		if (!r->hidden && !strstr(script, want))
 			fail_msg("%s is not completed", want);
 		if (r->hidden && strstr(script, want))

@@ -847,7 +847,7 @@ static void test_help_from_table(void **state)
 		/* As an option line starts: "\n  -I, --interval=" or "\n      --depth=". */
 		snprintf(want, sizeof(want), "\n  %c%c%c --%s%s", r->letter ? '-' : ' ',
 			 r->letter ? r->letter : ' ', r->letter ? ',' : ' ', r->name,
-			 r->arg ? "=" : "");
+			 r->arg ? (r->optional ? "[=" : "=") : "");
 		at = strstr(help, want);
 		if (r->hidden) {
 			/* Hidden rows say why they exist, and are nowhere in --help. */

@@ -24,12 +24,15 @@ static const char examples[] =
 	"  sudo tdtrace --group-by=pod --listen 9466  # Kubernetes pods, for Prometheus\n"
 	"  sudo tdtrace -p 1234 -t          # one process, a row per thread\n"
 	"  sudo tdtrace -- make -j8         # a command and its children, like perf stat\n"
+	"  sudo tdtrace --region=./prog:parse -- ./prog   # one function's calls\n"
+	"  sudo tdtrace --usdt -p 1234      # regions it marks with tdtrace/region.h\n"
 	"  tdtrace --probe                  # does this machine have TopDown counters?\n";
 
 static const char exit_status[] =
 	"Exit status: 0 success, or stopped by SIGINT or SIGTERM; 1 runtime failure\n"
 	"(privileges, BTF, counters, a target that does not exist, an output file that\n"
-	"cannot be written); 2 bad command line, or no TopDown PMU and no --software;\n"
+	"cannot be written); 2 bad command line (a --region or --usdt binary, symbol or\n"
+	"markers not found too), or no TopDown PMU and no --software;\n"
 	"with COMMAND: the command's status, 126 if it cannot be executed, 127 if it\n"
 	"is not found. Needs root, or CAP_BPF and CAP_PERFMON. Diagnostics go to\n"
 	"stderr, data to stdout or -o.\n";
@@ -40,9 +43,10 @@ static void names(const struct option_row *r, char *buf, size_t size)
 	if (r->synopsis)
 		snprintf(buf, size, "  %s", r->synopsis);
 	else
-		snprintf(buf, size, "  %c%c%c --%s%s%s", r->letter ? '-' : ' ',
+		snprintf(buf, size, "  %c%c%c --%s%s%s%s", r->letter ? '-' : ' ',
 			 r->letter ? r->letter : ' ', r->letter ? ',' : ' ', r->name,
-			 r->arg ? "=" : "", r->arg ? r->arg : "");
+			 r->arg ? (r->optional ? "[=" : "=") : "", r->arg ? r->arg : "",
+			 r->optional ? "]" : "");
 }
 
 /*

@@ -74,9 +74,9 @@ static void option_item(FILE *out, const struct option_row *r)
 		roff(out, r->name);
 		fputs("\\fR", out);
 		if (r->arg) {
-			fputs("=\\fI", out);
+			fputs(r->optional ? "[=\\fI" : "=\\fI", out);
 			roff(out, r->arg);
-			fputs("\\fR", out);
+			fputs(r->optional ? "\\fR]" : "\\fR", out);
 		}
 		fputc('\n', out);
 	}
@@ -213,7 +213,7 @@ void completion_write(FILE *out)
 	for (int i = 0, n = 0; i < nr_option_rows; i++) {
 		const struct option_row *r = &option_rows[i];
 
-		if (!r->name || r->hidden || !r->arg ||
+		if (!r->name || r->hidden || !r->arg || r->optional ||
 		    (strcmp(r->arg, "FILE") && strcmp(r->arg, "PATH")))
 			continue;
 		fprintf(out, "%s--%s", n++ ? "|" : "", r->name);
@@ -225,7 +225,7 @@ void completion_write(FILE *out)
 	for (int i = 0, n = 0; i < nr_option_rows; i++) {
 		const struct option_row *r = &option_rows[i];
 
-		if (!r->name || r->hidden || !r->arg || !strcmp(r->arg, "FILE") ||
+		if (!r->name || r->hidden || !r->arg || r->optional || !strcmp(r->arg, "FILE") ||
 		    !strcmp(r->arg, "PATH"))
 			continue;
 		fprintf(out, "%s--%s", n++ ? "|" : "", r->name);
@@ -238,7 +238,7 @@ void completion_write(FILE *out)
 
 		if (!r->name || r->hidden)
 			continue;
-		fprintf(out, "%s--%s%s", n++ ? " " : "", r->name, r->arg ? "=" : "");
+		fprintf(out, "%s--%s%s", n++ ? " " : "", r->name, r->arg && !r->optional ? "=" : "");
 		if (r->letter)
 			fprintf(out, " -%c", r->letter);
 	}

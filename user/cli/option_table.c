@@ -10,6 +10,7 @@
 #include "cli/listen.h"
 #include "cli/option_table.h"
 #include "model/cgroup_rows.h"
+#include "model/regions.h"
 
 void options_defaults(struct options *o)
 {
@@ -120,6 +121,27 @@ static int parse_pid(struct options *o, const char *arg)
 		p = *end ? end + 1 : end;
 	} while (*p);
 	return p[-1] == ',' ? -EINVAL : 0;
+}
+
+/* BINARY:SYMBOL, at most TD_MAX_REGIONS; resolved later (tracer/regions.c). */
+static int parse_region(struct options *o, const char *arg)
+{
+	char buf[PATH_MAX + 256];
+	const char *binary, *symbol;
+
+	if (o->nr_regions == TD_MAX_REGIONS)
+		return -E2BIG;
+	if (region_spec_split(arg, buf, sizeof(buf), &binary, &symbol))
+		return -EINVAL;
+	o->regions[o->nr_regions++] = arg;
+	return 0;
+}
+
+/* --usdt, or --usdt=BINARY (resolved as --region's). */
+static int parse_usdt(struct options *o, const char *arg)
+{
+	o->usdt = true;
+	return arg ? parse_name(arg, &o->usdt_binary) : 0;
 }
 
 static int parse_depth(struct options *o, const char *arg)
@@ -390,6 +412,24 @@ const struct option_row option_rows[] = {
 	  .help = "run COMMAND, trace it and its descendants, print the summary when it "
 		  "exits, and exit with its status" },
 
+	{ .name = "region",
+	  .arg = "BINARY:SYMBOL",
+	  .group = GROUP_ROWS,
+	  .parse = parse_region,
+	  .repeatable = true,
+	  .help = "also rows for function SYMBOL in BINARY (a path, or a library or program "
+		  "name), from each call's entry to its return, per process and cgroup: calls, "
+		  "on-CPU time and TopDown; repeatable, up to 512 (README: Regions)",
+	  .expected = "BINARY:SYMBOL, at most 512 of them" },
+	{ .name = "usdt",
+	  .arg = "BINARY",
+	  .optional = true,
+	  .group = GROUP_ROWS,
+	  .parse = parse_usdt,
+	  .help = "also rows for regions marked in the program with "
+		  "TDTRACE_REGION_BEGIN(name) and END(name) (tdtrace/region.h), by name, as "
+		  "--region's; in BINARY, or the -p processes' or COMMAND's program",
+	  .expected = "a program or library" },
 	{ .name = "per-cgroup",
 	  .group = GROUP_ROWS,
 	  .parse = set_per_cgroup,

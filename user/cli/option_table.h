@@ -42,6 +42,7 @@ struct option_row {
 	int (*parse)(struct options *o, const char *arg);
 	const char *expected; /* the error's "expected ..." when parse() fails */
 	bool repeatable;      /* may be given more than once (-c, -p) */
+	bool optional;	      /* the value may be left out: --usdt or --usdt=BINARY */
 	enum option_action action;
 	const char *synopsis; /* shown instead of the names ("-- COMMAND [ARG...]") */
 	/*

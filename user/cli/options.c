@@ -61,7 +61,9 @@ static void getopt_arrays(struct getopt_arrays *g)
 		if (!r->name)
 			continue;
 		g->longs[n].name = r->name;
-		g->longs[n].has_arg = r->arg ? required_argument : no_argument;
+		g->longs[n].has_arg = !r->arg	     ? no_argument
+				      : r->optional ? optional_argument
+						    : required_argument;
 		g->longs[n].val = r->letter ? r->letter : VAL_BASE + i;
 		n++;
 		if (r->letter) {

@@ -61,6 +61,12 @@ struct options {
 	bool no_children; /* -p/COMMAND: don't follow new processes */
 	char **command;	  /* after --, NULL-terminated; NULL if none */
 
+	/* --region BINARY:SYMBOL, as given; region id i + 1 is regions[i] */
+	const char *regions[TD_MAX_REGIONS];
+	int nr_regions;
+	bool usdt;		/* --usdt: tdtrace/region.h's markers */
+	const char *usdt_binary; /* --usdt=BINARY; NULL: the -p processes' or COMMAND's */
+
 	/* --listen: the Prometheus exporter */
 	const char *listen;	       /* [ADDR:]PORT, NULL: none */
 	unsigned int listen_processes; /* top processes exported, 0: none */

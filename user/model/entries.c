@@ -28,6 +28,7 @@ void entries_free(struct entry_set *s)
 {
 	free(s->v);
 	free(s->spare);
+	region_set_free(&s->regions);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -343,7 +344,9 @@ void tally_init(struct tally *t, struct td_width width)
 
 int tally_step(struct tally *t)
 {
-	return entries_add(&t->total, &t->delta);
+	int err = entries_add(&t->total, &t->delta);
+
+	return err ? err : region_set_add(&t->total.regions, &t->delta.regions);
 }
 
 void tally_free(struct tally *t)

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include "tdtrace.h"
 #include "model/counts.h"
+#include "model/regions.h"
 #include "model/snapshot.h"
 
 struct entry {
@@ -34,6 +35,7 @@ struct entry_set {
 	size_t spare_cap;
 	struct td_cpu_totals totals;		      /* summed over CPUs */
 	struct td_cpu_totals pmu_totals[TD_MAX_PMUS]; /* the same, over each core PMU's CPUs */
+	struct region_set regions;		      /* --region: the regions' rows */
 };
 
 /* Exited entries folded together (entries_fold_exited) get this id. */

@@ -155,6 +155,8 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 	r->tasks = r->cgroups = NULL;
 	r->cgroup_rows = NULL;
 	r->nr_tasks = r->nr_cgroups = r->nr_cgroup_rows = 0;
+	r->regions = NULL; /* report_regions adds them */
+	r->nr_regions = 0;
 	r->totals = &s->totals;
 	r->idle = NULL;
 	td_decode(r->cfg->decoding, &s->totals.all, &r->system);
@@ -194,8 +196,33 @@ int report_build(struct report *r, const struct snapshot *s, const struct cgroup
 	return 0;
 }
 
+int report_regions(struct report *r, const struct region_set *s, int pmu,
+		   const struct cgroup_names *names)
+{
+	free(r->regions);
+	r->nr_regions = 0;
+	r->regions = calloc(s->nr ? s->nr : 1, sizeof(*r->regions));
+	if (!r->regions)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct region_row *src = &s->v[i];
+		struct region_line *l;
+		if (pmu >= 0 && src->key.task.pmu != (__u32)pmu)
+			continue;
+		l = &r->regions[r->nr_regions++];
+		l->src = src;
+		l->name = src->name ? src->name : "?";
+		l->cgroup = cgroup_names_lookup(names, src->key.task.cgroup_id);
+		td_decode(r->cfg->decoding, &src->c, &l->m);
+	}
+	return 0;
+}
+
 void report_free(struct report *r)
 {
+	free(r->regions);
+	r->regions = NULL;
+	r->nr_regions = 0;
 	free(r->tasks);
 	free(r->cgroups);
 	cgroup_rows_free(r->cgroup_rows, r->nr_cgroup_rows);

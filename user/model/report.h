@@ -13,6 +13,7 @@
 #include "model/cgroup_names.h"
 #include "model/counters.h"
 #include "model/decode.h"
+#include "model/regions.h"
 #include "model/snapshot.h"
 
 /* One BPF program's cost over the run, from the kernel's run-time stats (--self-stats). */
@@ -51,6 +52,15 @@ struct report_config {
 	const struct cgroup_rows_opts *cgroup_opts; /* NULL: every cgroup, any depth */
 	unsigned int limit; /* keep only the largest rows of each table (0: all) */
 	bool self_stats;    /* the summary says what tdtrace's BPF programs cost */
+	bool regions; /* --region or --usdt: the system line says what regions lost */
+};
+
+/* One region in one process and cgroup (model/regions.h), named and decoded. */
+struct region_line {
+	const struct region_row *src;
+	const char *name;   /* BINARY:SYMBOL as given, or the marker's name */
+	const char *cgroup; /* path under the v2 mount, NULL if unknown */
+	struct td_metrics m;
 };
 
 /* What was measured in one interval, or in the whole run. */
@@ -78,10 +88,19 @@ struct report {
 	/* summary with cfg->self_stats: each BPF program that ran, its runs and time */
 	struct prog_cost self[TD_MAX_PROG_COSTS];
 	int nr_self;
+	struct region_line *regions; /* by region id, then process and cgroup */
+	size_t nr_regions;
 };
 
 /* Build @r from @s; @r points into @s, which must outlive it. 0 or -ENOMEM. */
 int report_build(struct report *r, const struct snapshot *s, const struct cgroup_names *names);
+
+/*
+ * @r's region lines: @s's rows counted on core PMU @pmu (-1: all), named
+ * and decoded as the process rows are. 0 or -ENOMEM.
+ */
+int report_regions(struct report *r, const struct region_set *s, int pmu,
+		   const struct cgroup_names *names);
 
 void report_free(struct report *r);
 

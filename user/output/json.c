@@ -262,6 +262,30 @@ static void cgroup_line(struct jw *f, const struct report *r, const char *common
 	jw_puts(f, "}\n");
 }
 
+static void region_line(struct jw *f, const struct report *r, const char *common,
+			const struct region_line *l)
+{
+	const struct region_row *row = l->src;
+
+	begin(f, common, "region");
+	key(f, "region");
+	jw_cstring(f, l->name, (size_t)-1);
+	key_u64(f, "region_id", row->key.region);
+	key_u64(f, "pid", row->tgid);
+	key(f, "comm");
+	jw_cstring(f, row->comm, TD_COMM_LEN);
+	key_u64(f, "start_ns", row->key.task.start_ns);
+	key_u64(f, "cgroup_id", row->key.task.cgroup_id);
+	key(f, "cgroup");
+	if (l->cgroup)
+		jw_cstring(f, l->cgroup, (size_t)-1);
+	else
+		jw_puts(f, "null");
+	key_u64(f, "calls", row->calls);
+	metrics(f, r, &row->c, &l->m);
+	jw_puts(f, "}\n");
+}
+
 static void system_line(struct jw *f, const struct report *r, const char *common)
 {
 	const struct td_cpu_totals *t = r->totals;
@@ -272,6 +296,10 @@ static void system_line(struct jw *f, const struct report *r, const char *common
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
+	if (r->cfg->regions) {
+		key_u64(f, "region_drops", t->region_drops);
+		key_u64(f, "region_nest_drops", t->region_nest_drops);
+	}
 	if (r->cfg->cgroup_opts && r->cfg->cgroup_opts->nr_roots) {
 		key(f, "cgroups_removed");
 		jw_putc(f, '[');
@@ -321,6 +349,8 @@ void output_json(FILE *out, const struct report *r)
 		task_line(f, r, common, &r->tasks[i]);
 	for (size_t i = 0; i < r->nr_cgroups; i++)
 		cgroup_line(f, r, common, &r->cgroups[i]);
+	for (size_t i = 0; i < r->nr_regions; i++)
+		region_line(f, r, common, &r->regions[i]);
 	jw_flush(f);
 	funlockfile(out);
 	free(common);

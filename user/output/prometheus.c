@@ -257,6 +257,77 @@ static void processes(const struct exposition *x, struct metrics_text *m,
 	}
 }
 
+/* One region line's labels: the region, the process, its cgroup, the PMU on hybrid parts. */
+#define REGION_LABELS(l, pid, comm, cg, pmu)                                                        \
+	"region", (l)->name, "pid", pid, "comm", comm, "cgroup", cg, (pmu) ? "pmu" : NULL, pmu
+
+/*
+ * --region and --usdt: per region, process and cgroup, its outermost
+ * calls, and its CPU time (--software) or slots and slots per TopDown
+ * node, as the cgroup families.
+ */
+static void regions(struct metrics_text *m, const struct report *const *reports, int n)
+{
+	bool software = reports[0]->cfg->counters->software;
+
+	if (!reports[0]->cfg->regions)
+		return;
+	for (int family = 0; family < 3; family++) {
+		if (family == 0)
+			metrics_family(m, "tdtrace_region_calls", METRIC_COUNTER,
+				       "Outermost calls of a region (--region, --usdt) in one process "
+				       "and cgroup",
+				       NULL);
+		else if (family == 1)
+			metrics_family(m, software ? "tdtrace_region_cpu_seconds" : "tdtrace_region_slots",
+				       METRIC_COUNTER,
+				       software ? "CPU time inside a region, its on-CPU part only"
+						: "Pipeline slots inside a region, as tdtrace_slots_total",
+				       software ? "seconds" : NULL);
+		else if (!software)
+			metrics_family(m, "tdtrace_region_topdown_slots", METRIC_COUNTER,
+				       "Pipeline slots inside a region in one TopDown node, as "
+				       "tdtrace_topdown_slots_total",
+				       NULL);
+		else
+			break;
+		for (int k = 0; k < n; k++)
+			for (size_t i = 0; i < reports[k]->nr_regions; i++) {
+				const struct region_line *l = &reports[k]->regions[i];
+				const char *pmu = reports[k]->cfg->pmu, *cg = l->cgroup ? l->cgroup : "";
+				char pid[16], comm[TD_COMM_LEN + 1] = { 0 };
+
+				memcpy(comm, l->src->comm, TD_COMM_LEN);
+				snprintf(pid, sizeof(pid), "%u", l->src->tgid);
+				if (family == 0) {
+					metrics_sample(m, LABELS(REGION_LABELS(l, pid, comm, cg, pmu)),
+						       l->src->calls);
+					continue;
+				}
+				if (family == 1) {
+					if (!l->m.never_counted)
+						metrics_sample(
+							m, LABELS(REGION_LABELS(l, pid, comm, cg, pmu)),
+							software ? l->m.slots / 1e9 : l->m.slots);
+					continue;
+				}
+				for (int t = 0; l->m.valid && t < TD_NR_L1 + TD_NR_L2; t++) {
+					bool l1 = t < TD_NR_L1;
+					double f = l1 ? l->m.l1[t] : l->m.l2[t - TD_NR_L1];
+
+					if (!isnan(f))
+						metrics_sample(
+							m,
+							LABELS("level", l1 ? "1" : "2", "node",
+							       l1 ? td_l1_nodes[t]
+								  : td_l2_nodes[t - TD_NR_L1],
+							       REGION_LABELS(l, pid, comm, cg, pmu)),
+							f * l->m.slots);
+				}
+			}
+	}
+}
+
 /*
  * --self-stats: each BPF program's runs and run time, as bpftool shows
  * them; the switch program's (td_switch, or td_cgroup_switch with
@@ -343,6 +414,7 @@ void exposition_write(const struct exposition *x, FILE *f, bool openmetrics,
 		cgroups(x, &m, reports, n, now);
 		cgroup_info(x, &m, reports, n, now);
 		processes(x, &m, reports, n);
+		regions(&m, reports, n);
 		health(x, &m, reports, n);
 	}
 	metrics_end(&m);

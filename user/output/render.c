@@ -67,6 +67,7 @@ int renderer_init(struct renderer *rd, const struct options *o, const struct pla
 			/* A table shows --top rows: the rest need no sorting. */
 			.limit = o->format == FORMAT_TABLE ? o->top : 0,
 			.self_stats = o->self_stats,
+			.regions = o->nr_regions || o->usdt,
 		};
 		rd->metrics_cfg[k] = rd->cfg[k];
 		rd->metrics_cfg[k].limit = 0; /* every cgroup */
@@ -104,6 +105,8 @@ static int render_pmu(struct renderer *rd, struct report *r, const struct entry_
 	err = entries_view(s, k, !r->cfg->per_cgroup, &rd->view);
 	if (!err)
 		err = report_build(r, &rd->view, rd->names);
+	if (!err)
+		err = report_regions(r, &s->regions, k, rd->names);
 	switch (err ? -1 : (int)rd->format) {
 	case FORMAT_TABLE:
 		output_table(rd->out->f, r, rd->top);
@@ -212,6 +215,8 @@ int render_metrics(struct renderer *rd, struct report *r, const struct entry_set
 		err = entries_view(total, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
 		if (!err)
 			err = report_build(&reports[k], &rd->metrics_view[k], rd->names);
+		if (!err)
+			err = report_regions(&reports[k], &total->regions, k, rd->names);
 		if (!err) {
 			ptrs[k] = &reports[k];
 			built++;

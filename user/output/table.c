@@ -261,6 +261,35 @@ static bool print_cgroups(FILE *f, const struct report *r, unsigned int top)
 	return flagged;
 }
 
+/* --region: a row per region, process and cgroup, the region's name last. */
+static bool print_regions(FILE *f, const struct report *r, unsigned int top)
+{
+	unsigned int shown = 0;
+	bool flagged = false;
+
+	if (!r->nr_regions)
+		return false;
+	fprintf(f, "%8s %-16s %8s", "PID", "COMM", "CALLS");
+	print_metric_heads(f, r);
+	fprintf(f, "  REGION  CGROUP\n");
+	for (size_t i = 0; i < r->nr_regions && shown < top; i++) {
+		const struct region_line *l = &r->regions[i];
+		const struct row row = { .c = &l->src->c, .m = l->m };
+
+		shown++;
+		fprintf(f, "%8u ", l->src->tgid);
+		table_put_safe(f, l->src->comm, TD_COMM_LEN, 16);
+		fprintf(f, " %8llu", (unsigned long long)l->src->calls);
+		flagged |= print_metrics(f, r, &row);
+		fputs("  ", f);
+		table_put_safe(f, l->name, (size_t)-1, 0);
+		fputs("  ", f);
+		table_put_safe(f, l->cgroup ? l->cgroup : "?", (size_t)-1, 0);
+		fputc('\n', f);
+	}
+	return flagged;
+}
+
 /*
  * --self-stats: what tdtrace's BPF programs cost, in all and per program,
  * from the kernel's run-time stats. The switch programs' ns per run is the
@@ -292,6 +321,7 @@ void output_table(FILE *f, const struct report *r, unsigned int top)
 	if (!r->cfg->per_cgroup)
 		flagged |= print_tasks(f, r, top);
 	flagged |= print_cgroups(f, r, top);
+	flagged |= print_regions(f, r, top);
 	if (r->summary && r->cfg->self_stats)
 		print_self(f, r);
 	/* Said below every table that has a '*', so that no scaled count passes as exact. */

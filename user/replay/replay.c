@@ -103,10 +103,14 @@ static int recorded_set(const struct pmu_model *m, json_t *counts, struct counte
 	return 0;
 }
 
-/* "process 1234 comm", "cgroup /a/b", "cgroup shop/web" (rolled up by --group-by), "system" */
+/*
+ * "process 1234 comm", "cgroup /a/b", "cgroup shop/web" (rolled up by
+ * --group-by), "region ./prog:work 1234 comm", "system"
+ */
 static void identity(json_t *o, const char *type, char *buf, size_t size)
 {
 	const char *name = json_string_value(json_object_get(o, "comm"));
+	const char *region = json_string_value(json_object_get(o, "region"));
 
 	if (!strcmp(type, "cgroup")) {
 		name = json_string_value(json_object_get(o, "cgroup"));
@@ -115,6 +119,9 @@ static void identity(json_t *o, const char *type, char *buf, size_t size)
 	}
 	if (!strcmp(type, "system"))
 		snprintf(buf, size, "system");
+	else if (!strcmp(type, "region"))
+		snprintf(buf, size, "region %s %lld %s", region ? region : "?", integer(o, "pid"),
+			 name ? name : "?");
 	else if (json_object_get(o, "pid") || json_object_get(o, "tid"))
 		snprintf(buf, size, "%s %lld %s", type,
 			 integer(o, json_object_get(o, "tid") ? "tid" : "pid"), name ? name : "?");
@@ -349,7 +356,8 @@ static bool one_of(const char *s, const char *const *set)
  */
 static int replay_line(struct replay *r, json_t *o)
 {
-	static const char *const types[] = { "system", "process", "thread", "cgroup", NULL };
+	static const char *const types[] = { "system", "process", "thread", "cgroup", "region",
+					     NULL };
 	json_t *schema = json_object_get(o, "schema"), *counts = json_object_get(o, "counts");
 	json_t *type = json_object_get(o, "type"), *mode = json_object_get(o, "mode");
 	char buf[128];
@@ -358,7 +366,7 @@ static int replay_line(struct replay *r, json_t *o)
 		return refuse(r, "schema %s, not 2: only lines of this tdtrace name their model",
 			      shown_json(schema, buf, sizeof(buf)));
 	if (!json_is_string(type) || !one_of(json_string_value(type), types))
-		return refuse(r, "type %s is not system, process, thread or cgroup",
+		return refuse(r, "type %s is not system, process, thread, cgroup or region",
 			      shown_json(type, buf, sizeof(buf)));
 	if (!json_is_object(counts))
 		return refuse(r, "counts %s is not an object of counts by event name",

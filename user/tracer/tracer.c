@@ -195,7 +195,9 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 		skel->bss->cgroup_filter_level[i] = t->cgroups[i].level;
 	}
 	skel->rodata->nr_cgroup_filters = t->nr_cgroups;
-	tr->on_cgroup_switch = o->per_cgroup && !t->filtered && open_cgroup_switches(tr);
+	/* Regions need a read at every switch: what runs between two is one thread's. */
+	tr->on_cgroup_switch = o->per_cgroup && !t->filtered && !o->nr_regions &&
+			       open_cgroup_switches(tr);
 	bpf_program__set_autoload(skel->progs.td_cgroup_switch, tr->on_cgroup_switch);
 	bpf_program__set_autoload(skel->progs.td_idle, tr->on_cgroup_switch);
 	bpf_program__set_autoattach(skel->progs.td_switch, !tr->on_cgroup_switch);
@@ -213,6 +215,7 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	bpf_map__set_max_entries(skel->maps.td_vals, p->max_entries);
 	bpf_map__set_max_entries(skel->maps.td_free_slots, p->max_entries);
 	skel->rodata->max_slots = p->max_entries;
+	tracer_regions_configure(&tr->regions, skel, p->max_entries);
 }
 
 static int load(struct tracer *tr, const struct options *o)
@@ -327,9 +330,11 @@ int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p
 		const struct targets *t)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
+	struct tracer_regions regions = tr->regions;
 	int err;
 
 	memset(tr, 0, sizeof(*tr));
+	tr->regions = regions;
 	tr->stats_fd = -1;
 	tr->cpus = calloc(PMU_MAX_CPUS, sizeof(*tr->cpus));
 	tr->pmu_of = malloc(PMU_MAX_CPUS);
@@ -408,18 +413,28 @@ static int attach_cgroup_switches(struct tracer *tr)
 	return 0;
 }
 
+/* The regions' half the collector has just closed. */
+static int read_regions(struct tracer *tr, struct tally *tl)
+{
+	return tracer_regions_read(&tr->regions, (tr->coll.epoch - 1) & 1, &tl->delta.regions);
+}
+
 int tracer_attach(struct tracer *tr, struct tally *tl)
 {
 	int err = tdtrace__attach(tr->skel);
 
 	if (!err && tr->on_cgroup_switch)
 		err = attach_cgroup_switches(tr);
+	if (!err && tracer_regions_attach(&tr->regions, tr->skel))
+		return -1; /* said */
 	if (err) {
 		say(stderr, "failed to attach BPF programs: %s", strerror(-err));
 		return err;
 	}
 	/* The baseline: what was charged before this moment is no interval's. */
 	err = collector_read(&tr->coll, &tl->delta);
+	if (!err)
+		err = read_regions(tr, tl);
 	if (err)
 		say(stderr, "failed to read BPF maps: %s", strerror(-err));
 	return err;
@@ -602,6 +617,8 @@ int tracer_collect(struct tracer *tr, struct tally *tl)
 	int err = collector_read(&tr->coll, &tl->delta);
 
 	if (!err)
+		err = read_regions(tr, tl);
+	if (!err)
 		err = tally_step(tl);
 	if (err) {
 		say(stderr, "failed to read BPF maps: %s", strerror(-err));
@@ -622,6 +639,7 @@ void tracer_detach(struct tracer *tr)
 {
 	tdtrace__detach(tr->skel);
 	detach_cgroup_switches(tr);
+	tracer_regions_detach(&tr->regions);
 }
 
 int tracer_self_cost(const struct tracer *tr, struct prog_cost *cost, int max)
@@ -666,6 +684,7 @@ void tracer_close(struct tracer *tr)
 		close(tr->stats_fd);
 	detach_cgroup_switches(tr);
 	free(tr->cgsw_links);
+	tracer_regions_free(&tr->regions);
 	tdtrace__destroy(tr->skel);
 	cpu_groups_close(&tr->cgroup_switches);
 	for (int k = 0; k < TD_MAX_PMUS; k++)

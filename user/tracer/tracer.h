@@ -15,6 +15,7 @@
 #include "model/report.h"
 #include "tracer/collect.h"
 #include "tracer/perf_open.h"
+#include "tracer/regions.h"
 
 struct tdtrace;
 struct bpf_link;
@@ -30,6 +31,7 @@ struct tracer {
 	signed char *pmu_of;   /* [PMU_MAX_CPUS]: each counted CPU's PMU (plan's index), else -1 */
 	struct collector coll;
 	int stats_fd; /* --self-stats: BPF run-time stats stay on while it is open */
+	struct tracer_regions regions; /* --region: resolved before tracer_open, which keeps them */
 };
 
 #define TRACER_INIT                                                                                \
