@@ -10,11 +10,13 @@
 #   usdt-floor            an empty USDT pair on the markers
 #   tdtrace-usdt          tdtrace --software --usdt -p PID
 # Configurations are interleaved round by round; medians and ranges of
-# ROUNDS runs. Then STATS_ROUNDS more runs of the four traced ones with the
-# kernel's BPF run-time stats on (tdtrace --self-stats, region_floor -s:
-# each holds a BPF_ENABLE_STATS fd, as kernel.bpf_stats_enabled=1, undone
-# when it exits) give each program's own ns per run. Needs root. Prints a
-# markdown table on stdout. Bounded: each wait gives up after 5 s.
+# ROUNDS runs, and the floors and tdtrace over them from the medians and
+# from the minima (other work on the machine only adds time). Then
+# STATS_ROUNDS more runs of the four traced ones with the kernel's BPF
+# run-time stats on (tdtrace --self-stats, region_floor -s: each holds a
+# BPF_ENABLE_STATS fd, as kernel.bpf_stats_enabled=1, undone when it
+# exits) give each program's own ns per run. Needs root. Prints markdown
+# tables on stdout. Bounded: about a minute; each wait gives up after 5 s.
 #
 #   ROUNDS=9 LOOPS=40000 STATS_ROUNDS=3 bench/region.sh
 set -u
@@ -121,16 +123,29 @@ echo "$CONFIGS" | while IFS='|' read -r name mode cmd ready; do
 		END { printf "| %s | %.1f | %.1f - %.1f |\n", n, v[int((NR + 1) / 2)], v[1], v[NR] }'
 done
 echo
-a=$(med none) au=$(med none-usdt) b=$(med uprobe-floor) c=$(med tdtrace-region)
-d=$(med usdt-floor) e=$(med tdtrace-usdt)
-awk -v a="$a" -v au="$au" -v b="$b" -v c="$c" -v d="$d" -v e="$e" 'BEGIN {
-	printf "- markers with nothing attached (none-usdt - none): %+.1f ns per call\n", au - a
-	printf "- floor, empty uprobe + uretprobe (uprobe-floor - none): %.0f ns per entry/exit pair\n", b - a
-	printf "- tdtrace --region over that floor (tdtrace-region - uprobe-floor): %+.0f ns per pair\n", c - b
-	printf "- what a --region traced program loses per call (tdtrace-region - none): %.0f ns\n", c - a
-	printf "- floor, empty USDT pair (usdt-floor - none-usdt): %.0f ns per begin/end pair\n", d - au
-	printf "- tdtrace --usdt over that floor (tdtrace-usdt - usdt-floor): %+.0f ns per pair\n", e - d
-	printf "- what a --usdt traced program loses per call (tdtrace-usdt - none-usdt): %.0f ns\n", e - au
+lo() {
+	awk -v n="$1" '$1 == n { print $2 }' "$TMP/results" | sort -n | head -1
+}
+# Each difference from the medians and, as the noise of other work on the
+# machine only adds time, from the fastest runs too.
+echo "| ns per call | from medians | from minima |"
+echo "| --- | --- | --- |"
+for how in med lo; do
+	echo "$($how none) $($how none-usdt) $($how uprobe-floor) $($how tdtrace-region)" \
+		"$($how usdt-floor) $($how tdtrace-usdt)"
+done | awk '
+function row(label, x, y, f) {
+	printf "| %s | " f " | " f " |\n", label, x[1] - y[1], x[2] - y[2]
+}
+{ a[NR] = $1; au[NR] = $2; b[NR] = $3; c[NR] = $4; d[NR] = $5; e[NR] = $6 }
+END {
+	row("floor: empty uprobe + uretprobe pair (uprobe-floor - none)", b, a, "%.0f")
+	row("tdtrace --region over the floor (tdtrace-region - uprobe-floor)", c, b, "%+.0f")
+	row("what a --region traced program loses (tdtrace-region - none)", c, a, "%.0f")
+	row("markers, nothing attached (none-usdt - none)", au, a, "%+.1f")
+	row("floor: empty USDT pair (usdt-floor - none-usdt)", d, au, "%.0f")
+	row("tdtrace --usdt over the floor (tdtrace-usdt - usdt-floor)", e, d, "%+.0f")
+	row("what a --usdt traced program loses (tdtrace-usdt - none-usdt)", e, au, "%.0f")
 }'
 echo
 echo "| BPF program | ns per run, median of $STATS_ROUNDS | min - max |"
