@@ -195,6 +195,20 @@ $(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
 $(OUTPUT)/floor: bench/floor.c $(OUTPUT)/floor.skel.h $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) $< $(LIB_OBJS) $(LDFLAGS) $(LDLIBS) -o $@
 
+# bench/region.sh: empty uprobe/uretprobe and USDT programs, and their target.
+$(OUTPUT)/region_floor.bpf.o: bench/region_floor.bpf.c vmlinux/kernel_types.h | $(OUTPUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	llvm-strip -g $@
+
+$(OUTPUT)/region_floor.skel.h: $(OUTPUT)/region_floor.bpf.o
+	$(BPFTOOL) gen skeleton $< name region_floor > $@
+
+$(OUTPUT)/region_floor: bench/region_floor.c $(OUTPUT)/region_floor.skel.h
+	$(CC) $(CFLAGS) $(LIBBPF_CFLAGS) $< $(LDFLAGS) $(LIBBPF_LIBS) -lelf -lz -o $@
+
+$(OUTPUT)/region_target: bench/region_target.c include/tdtrace/region.h | $(OUTPUT)
+	$(CC) $(CFLAGS) $< -o $@
+
 $(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
 
@@ -211,6 +225,8 @@ bench: deps
 	$(OUTPUT)/tdregion-bench
 	for n in $(BENCH_TASKS); do TASKS=$$n CGROUPS=$$((n / 10)) bench/userspace.sh || exit 1; done
 	bench/versus.sh
+	$(MAKE) $(OUTPUT)/region_floor $(OUTPUT)/region_target
+	bench/region.sh
 
 # Not in make check (it takes 10 minutes); its result is quoted in BENCHMARKS.md.
 soak: deps
