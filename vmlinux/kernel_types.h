@@ -170,6 +170,14 @@ struct pt_regs {
 	long unsigned int rip;
 };
 
+/* The same on arm64, where bpf_tracing.h's PT_REGS_IP casts to user_pt_regs and reads pc. */
+struct user_pt_regs {
+	__u64 regs[31];
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+};
+
 #ifndef BPF_NO_PRESERVE_ACCESS_INDEX
 #pragma clang attribute pop
 #endif
