@@ -584,6 +584,108 @@ static void assert_same_view(const struct entry_set *s, const struct snapshot *b
 	snapshot_free(&after);
 }
 
+/* A region row of region @region for process @id (start @id) in @cgroup_id. */
+static void push_region(struct entry_set *s, __u32 region, __u32 id, __u64 cgroup_id, __u64 slots,
+			__u64 calls)
+{
+	struct td_region_key key = { .region = region,
+				     .task = { .id = id, .start_ns = id, .cgroup_id = cgroup_id } };
+	struct region_row *r = region_get(&s->regions, &key);
+
+	assert_non_null(r);
+	r->c = counts(slots, 1);
+	r->calls = calls;
+	r->tgid = id;
+	r->name = region == 1 ? "prog:work" : "prog:parse";
+	snprintf(r->comm, sizeof(r->comm), "t%u", id);
+}
+
+static const struct region_row *find_region(const struct entry_set *s, __u32 region, __u32 id,
+					    __u64 cgroup_id)
+{
+	for (size_t i = 0; i < s->regions.nr; i++) {
+		const struct region_row *r = &s->regions.v[i];
+
+		if (r->key.region == region && r->key.task.id == id &&
+		    r->key.task.cgroup_id == cgroup_id)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * Regions' rows of gone processes are folded with the entries, so that a
+ * long run with --region and many short processes keeps bounded memory;
+ * calls and counts are kept whole, per region and cgroup.
+ */
+static void test_fold_gone_regions(void **state)
+{
+	struct entry_set acc = { 0 };
+	const struct region_row *f;
+	__u64 calls = 0;
+
+	(void)state;
+	/* Live 1/A; exited 2/A, 3/A, 4/B; 5/A's entries are gone (folded before). */
+	push(&acc, ent(1, 1, CG_A, 1000, 1));
+	push(&acc, exited(ent(2, 2, CG_A, 5, 1)));
+	push(&acc, exited(ent(3, 3, CG_A, 50, 1)));
+	push(&acc, exited(ent(4, 4, CG_B, 7, 1)));
+	/* Region 1 in each; region 2 in 1 and 2. Slots: smaller for the gone ones. */
+	push_region(&acc, 1, 1, CG_A, 900, 10);
+	push_region(&acc, 1, 2, CG_A, 4, 2);
+	push_region(&acc, 1, 3, CG_A, 40, 3);
+	push_region(&acc, 1, 4, CG_B, 6, 4);
+	push_region(&acc, 1, 5, CG_A, 2, 5);
+	push_region(&acc, 2, 1, CG_A, 100, 6);
+	push_region(&acc, 2, 2, CG_A, 1, 7);
+	for (size_t i = 0; i < acc.regions.nr; i++)
+		calls += acc.regions.v[i].calls;
+
+	/* 5 rows of gone processes: keep 5 or more, nothing moves. */
+	entries_fold_exited(&acc, 5);
+	assert_int_equal(acc.regions.nr, 7);
+
+	/* Keep 2: of the gone rows (1/5: 2, 2/2: 1, 1/2: 4, 1/4: 6, 1/3: 40) the three smallest go.
+	 */
+	entries_fold_exited(&acc, 2);
+	assert_non_null(find_region(&acc, 1, 1, CG_A)); /* live: never folded */
+	assert_non_null(find_region(&acc, 2, 1, CG_A));
+	assert_non_null(find_region(&acc, 1, 3, CG_A)); /* the largest gone ones stay */
+	assert_non_null(find_region(&acc, 1, 4, CG_B));
+	assert_null(find_region(&acc, 1, 2, CG_A));
+	assert_null(find_region(&acc, 1, 5, CG_A));
+	assert_null(find_region(&acc, 2, 2, CG_A));
+	/* Region 1 in A: 2/A 4 + 5/A 2 slots, 2 + 5 calls; region 2 in A: 2/A's 1 slot, 7 calls. */
+	f = find_region(&acc, 1, TD_FOLDED_ID, CG_A);
+	assert_non_null(f);
+	assert_counts_are(&f->c, 6, 2);
+	assert_int_equal(f->calls, 7);
+	assert_string_equal(f->comm, "[exited]");
+	assert_int_equal(f->tgid, TD_FOLDED_ID);
+	assert_string_equal(f->name, "prog:work");
+	f = find_region(&acc, 2, TD_FOLDED_ID, CG_A);
+	assert_non_null(f);
+	assert_counts_are(&f->c, 1, 1);
+	assert_int_equal(f->calls, 7);
+	assert_string_equal(f->name, "prog:parse");
+	assert_int_equal(acc.regions.nr, 6);
+	for (size_t i = 1; i < acc.regions.nr; i++)
+		assert_true(region_key_cmp(&acc.regions.v[i - 1].key, &acc.regions.v[i].key) < 0);
+	for (size_t i = 0; i < acc.regions.nr; i++)
+		calls -= acc.regions.v[i].calls;
+	assert_int_equal(calls, 0); /* every call kept */
+
+	/* --per-cgroup's rows (pid 0) are never folded; folded rows are not folded again. */
+	push_region(&acc, 1, 0, CG_B, 1, 1);
+	entries_fold_exited(&acc, 0);
+	assert_non_null(find_region(&acc, 1, 0, CG_B));
+	assert_non_null(find_region(&acc, 1, TD_FOLDED_ID, CG_B)); /* 4/B went */
+	assert_null(find_region(&acc, 1, 3, CG_A));
+	f = find_region(&acc, 1, TD_FOLDED_ID, CG_A);
+	assert_counts_are(&f->c, 46, 3); /* 3/A joined it */
+	entries_free(&acc);
+}
+
 static void test_fold_exited(void **state)
 {
 	struct entry_set acc = { 0 };
@@ -977,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_conserved),
 		cmocka_unit_test(test_conserved_diff_and_sum),
 		cmocka_unit_test(test_fold_exited),
+		cmocka_unit_test(test_fold_gone_regions),
 		cmocka_unit_test(test_fold_ties_and_cgroups),
 		cmocka_unit_test(test_fold_bounded),
 		cmocka_unit_test(test_view),

@@ -155,12 +155,110 @@ static int cmp_slots_then_key(const void *a, const void *b)
 	return td_key_cmp(&x->key, &y->key);
 }
 
+/* Is @task's process (or thread) still there: an entry of it in @s not marked exited? */
+static bool task_alive(const struct entry_set *s, const struct td_key *task)
+{
+	size_t lo = 0, hi = s->nr;
+
+	/* The first entry of (id, start): entries sort by id, then start. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct td_key *k = &s->v[mid].key;
+
+		if (k->id < task->id || (k->id == task->id && k->start_ns < task->start_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nr && td_same_task(&s->v[lo].key, task); lo++)
+		if (!(s->v[lo].flags & TD_TASK_EXITED))
+			return true;
+	return false;
+}
+
+/* Can @r be folded: a process's row (not --per-cgroup's, not folded), the process gone? */
+static bool region_gone(const struct entry_set *acc, const struct region_row *r)
+{
+	return r->key.task.id && r->key.task.id != TD_FOLDED_ID && !task_alive(acc, &r->key.task);
+}
+
+static int cmp_region_slots_then_key(const void *a, const void *b)
+{
+	const struct region_row *x = *(const struct region_row *const *)a,
+				*y = *(const struct region_row *const *)b;
+
+	if (x->c.count[0] != y->c.count[0])
+		return x->c.count[0] < y->c.count[0] ? -1 : 1;
+	return region_key_cmp(&x->key, &y->key);
+}
+
+/*
+ * The same for the regions' rows: at most @keep of gone processes stay;
+ * the rest, smallest first, are summed per region, cgroup and PMU into a
+ * row of id TD_FOLDED_ID ("[exited]"). Calls and counts are kept whole.
+ */
+static size_t fold_gone_regions(struct entry_set *acc, size_t keep)
+{
+	struct region_set *s = &acc->regions, folded = { 0 };
+	struct region_row **gone;
+	size_t nr_gone = 0, nr_fold, out = 0;
+
+	if (s->nr <= keep)
+		return 0;
+	for (size_t i = 0; i < s->nr; i++)
+		nr_gone += region_gone(acc, &s->v[i]);
+	if (nr_gone <= keep)
+		return 0;
+	gone = malloc(nr_gone * sizeof(*gone));
+	if (!gone)
+		return 0; /* kept, not lost: try again next time */
+	nr_gone = 0;
+	for (size_t i = 0; i < s->nr; i++)
+		if (region_gone(acc, &s->v[i]))
+			gone[nr_gone++] = &s->v[i];
+	qsort(gone, nr_gone, sizeof(*gone), cmp_region_slots_then_key);
+	nr_fold = nr_gone - keep;
+	for (size_t k = 0; k < nr_fold; k++) {
+		struct region_row *r = gone[k], *f;
+		struct td_region_key key = { .region = r->key.region,
+					     .task = { .id = TD_FOLDED_ID,
+						       .cgroup_id = r->key.task.cgroup_id,
+						       .pmu = r->key.task.pmu } };
+
+		f = region_get(&folded, &key);
+		if (!f) {
+			nr_fold = k; /* the rest stay as they are */
+			break;
+		}
+		td_counts_add(&f->c, &r->c, TD_WIDTH_WHOLE);
+		f->calls += r->calls;
+		f->name = r->name;
+		f->tgid = TD_FOLDED_ID;
+		strcpy(f->comm, "[exited]");
+		/* Marked to be dropped below: a folded row proper has start_ns 0. */
+		r->key.task.id = TD_FOLDED_ID;
+		r->key.task.start_ns = 1;
+	}
+	free(gone);
+	for (size_t i = 0; i < s->nr; i++)
+		if (!(s->v[i].key.task.id == TD_FOLDED_ID && s->v[i].key.task.start_ns == 1))
+			s->v[out++] = s->v[i];
+	s->nr = out;
+	/* Into the folded rows already there, or new ones in key order. */
+	if (region_set_add(s, &folded))
+		nr_fold = 0; /* cannot happen: the set just shrank by more than it grows */
+	region_set_free(&folded);
+	return nr_fold;
+}
+
 size_t entries_fold_exited(struct entry_set *acc, size_t keep)
 {
 	struct entry **exited, *folded;
 	struct td_width w = acc->width;
 	size_t nr_exited, nr_fold, nr_folded = 0, out = 0;
 
+	/* Regions first: which processes are gone is read from the entries. */
+	fold_gone_regions(acc, keep);
 	/* Fewer entries than that in all: no walk needed. */
 	if (acc->nr <= keep)
 		return 0;

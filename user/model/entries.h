@@ -60,6 +60,8 @@ bool entries_conserved(const struct entry_set *s, int nr_counters, bool times);
  * Keep at most @keep exited entries in @acc: the rest, smallest first, are
  * summed into one entry per cgroup with id TD_FOLDED_ID, so that cgroup and
  * system sums stay exact while memory stays bounded. Returns how many went.
+ * The regions' rows of processes gone (no entry left that is not exited)
+ * are kept to @keep the same way, per region, cgroup and PMU.
  */
 size_t entries_fold_exited(struct entry_set *acc, size_t keep);
 
