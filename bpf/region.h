@@ -242,28 +242,32 @@ static __always_inline void charge_regions(struct task_struct *t, u64 cgroup_id,
 static __always_inline void add_totals_atomic(struct td_counts *dst, const struct td_counts *d,
 					      struct layout l)
 {
-	add_atomic(dst, d, l);
-	if (track_times)
-		return;
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= l.ng)
-			break;
-		__sync_fetch_and_add(&dst->enabled_ns[g], d->enabled_ns[g]);
-		__sync_fetch_and_add(&dst->running_ns[g], d->running_ns[g]);
-	}
+	add_counts(dst, d, l.nr, l.ng, TD_ADD_ATOMIC | TD_ADD_TIMES);
+}
+
+/* *@v = *@v - old baseline, the baseline set to *@v in one atomic exchange. */
+static __always_inline void exchange(u64 *last, u64 *v)
+{
+	*v -= __sync_lock_test_and_set(last, *v);
 }
 
 /*
- * Read this CPU's counters with the helper into @d: counts, and each
- * group's enabled/running times from its leader (values, not deltas yet).
+ * The uprobe path's delta (a global function, as read_counters): read
+ * this CPU's first @nr counters with the helper into @d, and each group's
+ * enabled/running times from its leader, then make them deltas, each
+ * value exchanged with its baseline (the first @ng groups' times).
  */
-static __always_inline int region_read(struct cpu_state *st, struct td_counts *d, struct layout l)
+__noinline int region_read(struct td_counts *d, int nr, int ng)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
+	struct cpu_state *st;
 
+	st = cpu_state_here();
+	if (!st || !d)
+		return -1;
 	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
-		if (slot >= l.nr)
+		if (slot >= nr || slot >= nr_counters)
 			break;
 		if (read_helper(slot, cpu, &v))
 			return -1;
@@ -277,13 +281,18 @@ static __always_inline int region_read(struct cpu_state *st, struct td_counts *d
 			d->running_ns[g] = v.running;
 		}
 	}
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		exchange(&st->last[i], &d->count[i]);
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		exchange(&st->last_enabled[g], &d->enabled_ns[g]);
+		exchange(&st->last_running[g], &d->running_ns[g]);
+	}
 	return 0;
-}
-
-/* *@v = *@v - old baseline, the baseline set to *@v in one atomic exchange. */
-static __always_inline void exchange(u64 *last, u64 *v)
-{
-	*v -= __sync_lock_test_and_set(last, *v);
 }
 
 /*
@@ -312,20 +321,9 @@ static __always_inline void region_account(struct task_struct *t)
 	if (!tot)
 		return;
 	__builtin_memset(&d, 0, sizeof(d));
-	if (region_read(st, &d, l)) {
+	if (region_read(&d, l.nr, l.ng)) {
 		__sync_fetch_and_add(&tot->read_errors, 1);
 		return;
-	}
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= l.nr)
-			break;
-		exchange(&st->last[i], &d.count[i]);
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= l.ng)
-			break;
-		exchange(&st->last_enabled[g], &d.enabled_ns[g]);
-		exchange(&st->last_running[g], &d.running_ns[g]);
 	}
 	/* Not a slice: the thread's slice goes on, and ends at its switch. */
 	add_totals_atomic(&tot->all, &d, l);

@@ -430,6 +430,14 @@ static __always_inline u64 running_cgroup(struct task_struct *prev)
 	return bpf_get_current_cgroup_id();
 }
 
+/* This CPU's struct cpu_state: for the global functions, which look it up themselves. */
+static __always_inline struct cpu_state *cpu_state_here(void)
+{
+	u32 zero = 0;
+
+	return bpf_map_lookup_elem(&td_cpu_state, &zero);
+}
+
 /* The index of counter @slot of this CPU in td_counters. */
 static __always_inline u32 counter_key(int slot, u32 cpu)
 {
@@ -465,6 +473,27 @@ static __always_inline struct layout layout_of(const struct cpu_state *st)
 }
 
 /*
+ * Is the struct perf_event of slot @slot also that of another of the
+ * first @nr slots of this CPU? A global function: td_selfcheck calls it
+ * in its own loop over the slots.
+ */
+__noinline int event_shared(int slot, int nr)
+{
+	struct cpu_state *st;
+
+	st = cpu_state_here();
+	if (!st || slot < 0 || slot >= TD_MAX_COUNTERS)
+		return 0;
+	for (int other = 0; other < TD_MAX_COUNTERS; other++) {
+		if (other >= nr || other >= nr_counters)
+			break;
+		if (other != slot && st->member_event[other] == st->member_event[slot])
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Compare, for one member, a direct read with a helper read taken just
  * after. Only after its leader has run (@ran): an unscheduled group's
  * counts are equal both ways and prove nothing.
@@ -485,13 +514,9 @@ static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st
 	}
 	selfcheck.reads++;
 	/* Each member must be its own event: equal counts of two events prove nothing. */
-	for (int other = 0; other < TD_MAX_COUNTERS; other++) {
-		if (other >= l.nr)
-			break;
-		if (other != slot && st->member_event[other] == st->member_event[slot]) {
-			selfcheck.failed++;
-			return;
-		}
+	if (event_shared(slot, l.nr)) {
+		selfcheck.failed++;
+		return;
 	}
 	if (direct == v.counter) {
 		selfcheck.equal++;
@@ -503,17 +528,30 @@ static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st
 }
 
 /*
- * Read every counter in use on this CPU into st->cur, and each group's
+ * The per-counter loops are global functions: the verifier checks each
+ * once, with nr and ng unknown. Inlined, each exit of a loop bounded by
+ * the per-CPU layout carried its own copy of all that follows it (a
+ * million instructions for td_switch with 24 counters in 5 groups and
+ * -c). Their arguments: pointers to memory, maybe NULL to the verifier,
+ * and scalars; the per-CPU state they look up themselves.
+ */
+
+/*
+ * Read the first @nr counters of this CPU into st->cur, and each group's
  * enabled/running times, from its leader (a group is scheduled as one),
  * into st->cur_enabled and st->cur_running.
  */
-static __always_inline int read_counters(struct cpu_state *st, struct layout l)
+__noinline int read_counters(int nr)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
+	struct cpu_state *st;
 
+	st = cpu_state_here();
+	if (!st)
+		return -1;
 	for (int slot = 0; slot < TD_MAX_COUNTERS; slot++) {
-		if (slot >= l.nr)
+		if (slot >= nr || slot >= nr_counters)
 			break;
 		if (st->layout.leads[slot]) {
 			u32 g = st->layout.group[slot];
@@ -536,43 +574,58 @@ static __always_inline int read_counters(struct cpu_state *st, struct layout l)
 	return 0;
 }
 
+#define TD_ADD_ATOMIC 1 /* atomic adds: other CPUs may add to it at the same time */
+#define TD_ADD_TIMES  2 /* the groups' times too */
+
+/* dst += d, the first @nr counts and (with TD_ADD_TIMES) @ng groups' times. */
+__noinline int add_counts(struct td_counts *dst, const struct td_counts *d, int nr, int ng,
+			  int flags)
+{
+	bool atomic = flags & TD_ADD_ATOMIC;
+
+	if (!dst || !d)
+		return 0;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		if (atomic)
+			__sync_fetch_and_add(&dst->count[i], d->count[i]);
+		else
+			dst->count[i] += d->count[i];
+	}
+	for (int g = 0; (flags & TD_ADD_TIMES) && g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		if (atomic) {
+			__sync_fetch_and_add(&dst->enabled_ns[g], d->enabled_ns[g]);
+			__sync_fetch_and_add(&dst->running_ns[g], d->running_ns[g]);
+		} else {
+			dst->enabled_ns[g] += d->enabled_ns[g];
+			dst->running_ns[g] += d->running_ns[g];
+		}
+	}
+	if (atomic)
+		__sync_fetch_and_add(&dst->slices, d->slices);
+	else
+		dst->slices += d->slices;
+	return 0;
+}
+
 /* dst += d on this CPU only (per-CPU maps need no atomics). */
 static __always_inline void add_local(struct td_counts *dst, const struct td_counts *d,
 				      struct layout l)
 {
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= l.nr)
-			break;
-		dst->count[i] += d->count[i];
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= l.ng)
-			break;
-		dst->enabled_ns[g] += d->enabled_ns[g];
-		dst->running_ns[g] += d->running_ns[g];
-	}
-	dst->slices += d->slices;
+	add_counts(dst, d, l.nr, l.ng, TD_ADD_TIMES);
 }
 
-/* dst += d in a map value other CPUs may be charging at the same time. */
+/*
+ * dst += d in a map value other CPUs may be charging at the same time.
+ * Software counters are never multiplexed: their times would say nothing.
+ */
 static __always_inline void add_atomic(struct td_counts *dst, const struct td_counts *d,
 				       struct layout l)
 {
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= l.nr)
-			break;
-		__sync_fetch_and_add(&dst->count[i], d->count[i]);
-	}
-	/* Software counters are never multiplexed: their times would say nothing. */
-	if (track_times) {
-		for (int g = 0; g < TD_MAX_GROUPS; g++) {
-			if (g >= l.ng)
-				break;
-			__sync_fetch_and_add(&dst->enabled_ns[g], d->enabled_ns[g]);
-			__sync_fetch_and_add(&dst->running_ns[g], d->running_ns[g]);
-		}
-	}
-	__sync_fetch_and_add(&dst->slices, d->slices);
+	add_counts(dst, d, l.nr, l.ng, TD_ADD_ATOMIC | (track_times ? TD_ADD_TIMES : 0));
 }
 
 /* The entry's key of @prev in @cgroup_id, on a CPU of core PMU @pmu. */
@@ -731,6 +784,34 @@ __noinline u64 scale(u64 v, u64 num, u64 den)
 }
 
 /*
+ * Move the share @before / @span of this CPU's st->delta to st->moved:
+ * the first @nr counts and @ng groups' times.
+ */
+__noinline int split_delta(u64 before, u64 span, int nr, int ng)
+{
+	struct cpu_state *st;
+
+	st = cpu_state_here();
+	if (!st)
+		return 0;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		st->moved.count[i] = scale(st->delta.count[i], before, span);
+		st->delta.count[i] -= st->moved.count[i];
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		st->moved.enabled_ns[g] = scale(st->delta.enabled_ns[g], before, span);
+		st->moved.running_ns[g] = scale(st->delta.running_ns[g], before, span);
+		st->delta.enabled_ns[g] -= st->moved.enabled_ns[g];
+		st->delta.running_ns[g] -= st->moved.running_ns[g];
+	}
+	return 0;
+}
+
+/*
  * If @t was moved to another cgroup while running here, charge the part of
  * @d before the move to its old cgroup (or to untraced) and leave the rest
  * in @d. The time since the last read is group 0's enabled-time delta;
@@ -754,24 +835,40 @@ static __always_inline void split_at_move(struct task_struct *t, u32 half, struc
 	}
 	since_move = bpf_ktime_get_ns() - mv->when_ns;
 	before = span > since_move ? span - since_move : 0;
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= l.nr)
-			break;
-		old->count[i] = scale(d->count[i], before, span);
-		d->count[i] -= old->count[i];
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= l.ng)
-			break;
-		old->enabled_ns[g] = scale(d->enabled_ns[g], before, span);
-		old->running_ns[g] = scale(d->running_ns[g], before, span);
-		d->enabled_ns[g] -= old->enabled_ns[g];
-		d->running_ns[g] -= old->running_ns[g];
-	}
+	split_delta(before, span, l.nr, l.ng); /* d is st->delta, old st->moved */
 	/* The slice goes on, and ends, in the new cgroup: the old part adds no slice. */
 	old->slices = 0;
 	charge(t, mv->old_traced, mv->old_cgroup_id, half, old, tot, l);
 	mv->pid = 0;
+}
+
+/*
+ * This CPU's st->delta: st->cur less the baseline st->last, for the first
+ * @nr counters and @ng groups, and the baseline moved on to st->cur.
+ */
+__noinline int take_delta(int nr, int ng)
+{
+	struct cpu_state *st;
+
+	st = cpu_state_here();
+	if (!st)
+		return 0;
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		st->delta.count[i] = st->cur[i] - st->last[i];
+		st->last[i] = st->cur[i];
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		st->delta.enabled_ns[g] = st->cur_enabled[g] - st->last_enabled[g];
+		st->delta.running_ns[g] = st->cur_running[g] - st->last_running[g];
+		st->last_enabled[g] = st->cur_enabled[g];
+		st->last_running[g] = st->cur_running[g];
+	}
+	st->delta.slices = 1;
+	return 0;
 }
 
 /*
@@ -802,27 +899,13 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 		return 0;
 
 	/* A failed read keeps the old baseline: the next delta covers this slice too. */
-	if (read_counters(st, l)) {
+	if (read_counters(l.nr)) {
 		tot->read_errors++;
 		return 0;
 	}
 
 	d = &st->delta;
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= l.nr)
-			break;
-		d->count[i] = st->cur[i] - st->last[i];
-		st->last[i] = st->cur[i];
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= l.ng)
-			break;
-		d->enabled_ns[g] = st->cur_enabled[g] - st->last_enabled[g];
-		d->running_ns[g] = st->cur_running[g] - st->last_running[g];
-		st->last_enabled[g] = st->cur_enabled[g];
-		st->last_running[g] = st->cur_running[g];
-	}
-	d->slices = 1;
+	take_delta(l.nr, l.ng);
 	if (!st->primed) {
 		st->primed = 1;
 		return 0;
@@ -932,7 +1015,7 @@ int td_relayout(void *ctx)
 	}
 	st->primed = 0;
 	l = layout_of(st);
-	if (l.nr <= 0 || read_counters(st, l))
+	if (l.nr <= 0 || read_counters(l.nr))
 		return 0; /* not primed: the next read sets the baseline */
 	/* Whole arrays: slots past the layout are never read. */
 	__builtin_memcpy(st->last, st->cur, sizeof(st->last));

@@ -519,7 +519,8 @@ const struct option_row option_rows[] = {
 	  .letter = 'v',
 	  .group = GROUP_SETUP,
 	  .parse = set_verbose,
-	  .help = "print libbpf's debug output" },
+	  .help = "print libbpf's debug output, and what the verifier processed for each BPF "
+		  "program" },
 
 	{ .name = "probe",
 	  .group = GROUP_INFO,

@@ -329,7 +329,14 @@ static int open_counters(struct tracer *tr, const struct plan *p)
 int tracer_open(struct tracer *tr, const struct options *o, const struct plan *p,
 		const struct targets *t)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path);
+	/*
+	 * A log from the first load: on a failure at log level 0 libbpf loads
+	 * again to get one, and a program the verifier gives up on is checked
+	 * twice (tens of seconds). Its statistics always (-v prints
+	 * each program's processed instructions); with -v, its whole log.
+	 */
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = o->btf_path,
+		    .kernel_log_level = o->verbose ? 1 | 4 : 4);
 	struct tracer_regions regions = tr->regions;
 	int err;
 
