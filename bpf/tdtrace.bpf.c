@@ -117,7 +117,7 @@ struct running {
 	u32 pid;
 	u32 tgid;
 	u32 traced;
-	u32 pad;
+	u32 valid; /* written once: td_unseen counts only after a first switch here */
 };
 
 struct pending_move {
@@ -396,6 +396,7 @@ static __always_inline void note_running(struct task_struct *t, bool t_traced)
 	r->pid = t->pid;
 	r->tgid = t->tgid;
 	r->traced = t_traced;
+	r->valid = 1;
 	r->cgroup_id = t->pid ? t->cgroups->dfl_cgrp->kn->id : TD_IDLE_CGROUP_ID;
 }
 
@@ -926,11 +927,37 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
 
 /* ------------------------------------------------------------- programs */
 
+/*
+ * A switch out of a task this program did not see come in on this CPU
+ * (td_running names another): the kernel switched without the tracepoint
+ * firing, or this program missed a run. The slice read now then spans
+ * more than @prev's: counted (unseen_switches), so that a user sees when
+ * attribution on a machine is approximate.
+ */
+static __always_inline void note_unseen(struct task_struct *prev)
+{
+	u32 cpu = bpf_get_smp_processor_id(), zero = 0, half;
+	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
+	struct td_cpu_totals *tot;
+	struct cpu_state *st;
+
+	if (!r || !r->valid || (r->pid == prev->pid && r->tgid == prev->tgid))
+		return;
+	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
+	if (!st)
+		return;
+	half = st->layout.epoch & 1;
+	tot = bpf_map_lookup_elem(&td_totals, &half);
+	if (tot)
+		tot->unseen_switches++;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	bool prev_traced, next_traced;
 
+	note_unseen(prev);
 	if (!filter_pids && !nr_cgroup_filters) {
 		account(prev, true);
 		note_running(next, true);

@@ -134,6 +134,7 @@ struct td_cpu_totals {
 	__u64 follow_drops;		  /* forks not followed: traced-process map full */
 	__u64 region_drops;		  /* region charges lost: the region map was full */
 	__u64 region_nest_drops;	  /* region entries past TD_MAX_OPEN_REGIONS open */
+	__u64 unseen_switches; /* switches out of a task not seen switching in (td_switch) */
 };
 
 /*

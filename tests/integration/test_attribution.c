@@ -330,6 +330,7 @@ static void test_summary_conservation(void **state)
 {
 	struct run *r = get_run(&run_a, false);
 	long long sys = -1, task_over = -1, cg_over = -1, untraced = -1, procs = 0, cgroups = 0;
+	long long unseen = -1, slices = -1;
 	int nr_interval = 0, nr_systems = 0, nr_procs = 0, nr_cgroups = 0;
 	bool idle_proc = false, idle_cg = false;
 	const json_t *o;
@@ -362,6 +363,8 @@ static void test_summary_conservation(void **state)
 			task_over = itest_jcount(o, "task_overflow", "cpu-clock");
 			cg_over = itest_jcount(o, "cgroup_overflow", "cpu-clock");
 			untraced = itest_jcount(o, "untraced", "cpu-clock");
+			unseen = itest_jint(o, "unseen_switches");
+			slices = itest_jint(o, "slices");
 		} else if (!strcmp(type, "process")) {
 			nr_procs++;
 			procs += c;
@@ -378,6 +381,8 @@ static void test_summary_conservation(void **state)
 
 	print_message("%d interval lines; summary: %d process rows, %d cgroup rows\n", nr_interval,
 		      nr_procs, nr_cgroups);
+	/* Switches the program did not see come in: a figure, not a fault (README). */
+	print_message("unseen_switches %lld of %lld slices\n", unseen, slices);
 	print_message("system %lld; processes %lld + task_overflow %lld = %lld; "
 		      "cgroups %lld + cgroup_overflow %lld = %lld\n",
 		      sys, procs, task_over, procs + task_over, cgroups, cg_over,
@@ -386,6 +391,7 @@ static void test_summary_conservation(void **state)
 	assert_true(nr_interval > 0);
 	assert_int_equal(nr_systems, 1);
 	assert_true(task_over >= 0 && cg_over >= 0);
+	assert_true(unseen >= 0 && slices > 0 && unseen <= slices);
 	assert_true(sys > 0);
 	assert_true(idle_proc);
 	assert_true(idle_cg);

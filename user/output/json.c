@@ -294,6 +294,7 @@ static void system_line(struct jw *f, const struct report *r, const char *common
 	key_u64(f, "cpus", r->nr_cpus);
 	key_u64(f, "task_drops", t->task_drops);
 	key_u64(f, "cgroup_drops", t->cgroup_drops);
+	key_u64(f, "unseen_switches", t->unseen_switches);
 	key_u64(f, "read_errors", t->read_errors);
 	key_u64(f, "follow_drops", t->follow_drops);
 	if (r->cfg->regions) {

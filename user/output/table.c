@@ -107,6 +107,9 @@ static void print_header(FILE *f, const struct report *r)
 	if (r->totals->follow_drops)
 		fprintf(f, "  [%llu new processes not followed: --max-tasks too small]",
 			(unsigned long long)r->totals->follow_drops);
+	if (r->totals->unseen_switches)
+		fprintf(f, "  [%llu switches out of tasks not seen switching in]",
+			(unsigned long long)r->totals->unseen_switches);
 	if (r->totals->read_errors)
 		fprintf(f, "  [%llu counter read errors]",
 			(unsigned long long)r->totals->read_errors);
