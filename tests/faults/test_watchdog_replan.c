@@ -236,6 +236,8 @@ static void run_switch(const char *members, const char *replan, const char *cons
 				 whole, sum[k]);
 	}
 	json_decref(lines);
+	free(out);
+	free(err);
 	fault_assert_detached(&ids);
 }
 

@@ -642,7 +642,7 @@ static void test_header_cxx(void **state)
 				  "int main()\n{\n\tfor (int i = 0; i < 30; i++) {\n"
 				  "\t\tTDTRACE_REGION_BEGIN(\"cxx\");\n\t\tspin();\n"
 				  "\t\tTDTRACE_REGION_END(\"cxx\");\n\t}\n\treturn 0;\n}\n";
-	char dir[PATH_MAX], inc[PATH_MAX + 16], file[PATH_MAX], prog[PATH_MAX], cmd[9 * PATH_MAX];
+	char dir[PATH_MAX], inc[PATH_MAX + 32], file[PATH_MAX], prog[PATH_MAX], cmd[9 * PATH_MAX];
 	const char *args[] = { "--software", "-j", "-o", out_path, "--usdt", "--", prog, NULL };
 	long long calls = 0;
 	json_t *all;
@@ -651,10 +651,14 @@ static void test_header_cxx(void **state)
 	itest_require_root();
 	if (system("command -v g++ >/dev/null && command -v readelf >/dev/null"))
 		itest_skip("no g++ or readelf (Debian: g++, binutils)\n");
-	/* The tree's include/, from build/tests/region_work's place. */
+	/* The tree's include/, above build/tests/region_work (or build/asan/tests/...). */
 	snprintf(dir, sizeof(dir), "%s", itest_helper_path("region_work"));
-	for (int up = 0; up < 3; up++)
+	for (int up = 0; up < 5 && strrchr(dir, '/'); up++) {
 		*strrchr(dir, '/') = '\0';
+		snprintf(inc, sizeof(inc), "%s/include/tdtrace/region.h", dir);
+		if (!access(inc, R_OK))
+			break;
+	}
 	snprintf(inc, sizeof(inc), "%s/include", dir);
 	snprintf(file, sizeof(file), "/tmp/tdtrace-regions-%d.cc", (int)getpid());
 	snprintf(prog, sizeof(prog), "/tmp/tdtrace-regions-%d-cxx", (int)getpid());
