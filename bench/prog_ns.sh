@@ -31,7 +31,7 @@ one() {
 	taskset -c 0 perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
 	kill -INT "$pid"
 	wait "$pid"
-	sed -n 's/.*times, \([0-9]*\) ns per run.*/\1/p' "$TMP/out"
+	sed -n 's/^ *td_switch  *[0-9]* runs  *\([0-9]*\) ns per run.*/\1/p' "$TMP/out"
 }
 
 for round in $(seq "$ROUNDS"); do
