@@ -92,16 +92,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 10240);
-	__type(key, struct td_region_key);
-	__type(value, struct td_region_val);
+	__uint(key_size, sizeof(struct td_region_key));
+	__uint(value_size, sizeof(struct td_region_val)); /* td_region_bytes(), set by the loader */
 } td_regions SEC(".maps");
 
 /* Never written: the zeroed value a new region entry starts from (too big for the stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct td_region_val);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, sizeof(struct td_region_val)); /* as td_regions' */
 } td_region_zero SEC(".maps");
 
 static __always_inline void count_drop(u64 *counter, bool atomic)
@@ -114,7 +114,7 @@ static __always_inline void count_drop(u64 *counter, bool atomic)
 
 /*
  * Who and where a charge goes, as scalars: what region_val needs of the
- * task, and the layout, so that charge_open_regions can be a global
+ * task, so that charge_open_regions can be a global
  * function (its arguments: pointers to memory and scalars only).
  */
 struct region_charge {
@@ -125,19 +125,14 @@ struct region_charge {
 	u32 pmu;
 	u32 half;
 	u32 atomic; /* from the uprobe path: interrupts on (see above) */
-	int nr, ng; /* struct layout */
 };
 
-static __always_inline struct region_charge region_charge_of(struct task_struct *t,
-							     u64 cgroup_id, u32 half,
-							     struct layout l, bool atomic)
+static __always_inline struct region_charge region_charge_of(struct task_struct *t, u64 cgroup_id,
+							     u32 half, struct layout l, bool atomic)
 {
-	struct region_charge rc = { .cgroup_id = cgroup_id,
-				    .pmu = l.pmu,
-				    .half = half & 1,
-				    .atomic = atomic,
-				    .nr = l.nr,
-				    .ng = l.ng };
+	struct region_charge rc = {
+		.cgroup_id = cgroup_id, .pmu = l.pmu, .half = half & 1, .atomic = atomic
+	};
 
 	if (charge_tasks) {
 		rc.tgid = t->tgid;
@@ -174,10 +169,10 @@ static __always_inline struct td_region_val *region_val(u32 id, const struct reg
 	val = bpf_map_lookup_elem(&td_regions, &key);
 	if (val && rc->tgid && !val->tgid) {
 		val->tgid = rc->tgid;
-		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm),
-					  (const void *)(rc->leader +
-							 bpf_core_field_offset(struct task_struct,
-									       comm)));
+		bpf_probe_read_kernel_str(
+			val->comm, sizeof(val->comm),
+			(const void *)(rc->leader +
+				       bpf_core_field_offset(struct task_struct, comm)));
 	}
 	return val;
 }
@@ -191,16 +186,9 @@ static __always_inline struct td_region_val *region_val(u32 id, const struct reg
 __noinline int charge_open_regions(struct task_regions *tr, const struct td_counts *d,
 				   struct td_cpu_totals *tot, const struct region_charge *rc)
 {
-	struct layout l;
-
 	/* The verifier takes a global function's pointers as maybe NULL. */
 	if (!tr || !d || !tot || !rc)
 		return 0;
-	l = (struct layout){ .nr = rc->nr, .ng = rc->ng, .pmu = rc->pmu };
-	if (l.nr > nr_counters)
-		l.nr = nr_counters;
-	if (l.ng > nr_groups)
-		l.ng = nr_groups;
 	for (int i = 0; i < TD_MAX_OPEN_REGIONS; i++) {
 		/* Read once: a uprobe this read interrupted may be opening or closing it. */
 		u32 id = TD_ONCE(tr->id[i]);
@@ -213,7 +201,7 @@ __noinline int charge_open_regions(struct task_regions *tr, const struct td_coun
 			count_drop(&tot->region_drops, rc->atomic);
 			continue;
 		}
-		add_atomic(&val->c[rc->half & 1], d, l);
+		add_packed(packed_half(val + 1, rc->half), d);
 	}
 	return 0;
 }
@@ -305,9 +293,8 @@ static __always_inline void region_account(struct task_struct *t)
 	struct td_cpu_totals *tot;
 	struct td_counts d;
 	struct cpu_state *st;
-	struct td_val *val;
 	struct layout l;
-	u32 zero = 0, half;
+	u32 zero = 0, epoch, half;
 	u64 cgroup_id;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
@@ -316,7 +303,8 @@ static __always_inline void region_account(struct task_struct *t)
 	l = layout_of(st);
 	if (l.nr <= 0 || !TD_ONCE(st->primed))
 		return;
-	half = TD_ONCE(st->layout.epoch) & 1;
+	epoch = TD_ONCE(st->layout.epoch);
+	half = epoch & 1;
 	tot = bpf_map_lookup_elem(&td_totals, &half);
 	if (!tot)
 		return;
@@ -329,10 +317,7 @@ static __always_inline void region_account(struct task_struct *t)
 	add_totals_atomic(&tot->all, &d, l);
 
 	cgroup_id = bpf_get_current_cgroup_id();
-	val = entry_of(t, cgroup_id, l.pmu);
-	if (val) {
-		add_atomic(&val->c[half & 1], &d, l);
-	} else {
+	if (!charge_slot(entry_of(t, cgroup_id, l.pmu), epoch, &d)) {
 		add_totals_atomic(&tot->task_overflow, &d, l);
 		add_totals_atomic(&tot->cgroup_overflow, &d, l);
 		__sync_fetch_and_add(&tot->task_drops, 1);

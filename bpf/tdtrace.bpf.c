@@ -39,6 +39,8 @@ const volatile bool track_times = true;	  /* per-entry enabled/running sums */
 const volatile bool filter_pids = false;  /* -p or COMMAND: only td_traced_tgids */
 const volatile int nr_cgroup_filters = 0; /* -c: only these cgroup subtrees */
 const volatile __u32 max_slots = 10240;	  /* td_vals' size */
+const volatile __u32 changed_words =
+	1; /* td_changed's words per half: max_slots / 64, rounded up */
 
 /* ------------------------------------------ globals the loader writes */
 
@@ -64,6 +66,7 @@ struct td_layout new_layout;
 
 /* Written by the programs, read by the loader. */
 volatile __u32 slots_used;     /* slots of td_vals ever handed out */
+volatile __u64 names_lost;     /* td_names records the ring had no room for */
 struct td_selfcheck selfcheck; /* what td_selfcheck found */
 
 /* ------------------------------------------------ the programs' own types */
@@ -197,7 +200,7 @@ struct {
 	__type(value, struct cpu_state);
 } td_cpu_state SEC(".maps");
 
-/* Keyed by epoch parity: see struct td_val. */
+/* Keyed by epoch parity: see td_entry_bytes in tdtrace.h. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
@@ -226,13 +229,34 @@ struct {
 	__type(value, u32);
 } td_entries SEC(".maps");
 
+/* Values of td_entry_bytes(): the loader sets value_size to the plan's. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 10240);
-	__type(key, u32);
-	__type(value, struct td_val);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, 8);
 } td_vals SEC(".maps");
+
+/*
+ * Which entries were charged in each half: a bit per slot, half h's
+ * words at h * changed_words. Set at an entry's first charge in an epoch
+ * (charge_slot); the loader reads the closed half's bits,
+ * visits only those entries, and clears them.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);
+	__type(key, u32);
+	__type(value, u64);
+} td_changed SEC(".maps");
+
+/* New entries' keys and names, and renames at exec (struct td_name); sized by the loader. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} td_names SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_QUEUE);
@@ -619,16 +643,6 @@ static __always_inline void add_local(struct td_counts *dst, const struct td_cou
 	add_counts(dst, d, l.nr, l.ng, TD_ADD_TIMES);
 }
 
-/*
- * dst += d in a map value other CPUs may be charging at the same time.
- * Software counters are never multiplexed: their times would say nothing.
- */
-static __always_inline void add_atomic(struct td_counts *dst, const struct td_counts *d,
-				       struct layout l)
-{
-	add_counts(dst, d, l.nr, l.ng, TD_ADD_ATOMIC | (track_times ? TD_ADD_TIMES : 0));
-}
-
 /* The entry's key of @prev in @cgroup_id, on a CPU of core PMU @pmu. */
 static __always_inline struct td_key entry_key(struct task_struct *prev, u64 cgroup_id, u32 pmu)
 {
@@ -644,14 +658,36 @@ static __always_inline struct td_key entry_key(struct task_struct *prev, u64 cgr
 	return key;
 }
 
+/* Tell the loader who slot @slot is: a new entry (@key) or, at exec, its new name. */
+static __always_inline void send_name(u32 kind, u32 slot, const struct td_key *key, u32 tgid,
+				      struct task_struct *owner)
+{
+	struct td_name *n = bpf_ringbuf_reserve(&td_names, sizeof(*n), 0);
+
+	if (!n) {
+		/* The loader finds the key in td_entries instead. */
+		__sync_fetch_and_add(&names_lost, 1);
+		return;
+	}
+	n->kind = kind;
+	n->slot = slot;
+	n->key = *key;
+	n->tgid = tgid;
+	n->pad = 0;
+	__builtin_memset(n->comm, 0, sizeof(n->comm));
+	if (owner)
+		bpf_probe_read_kernel_str(n->comm, sizeof(n->comm), owner->comm);
+	/* Read at the next interval: no wakeup. */
+	bpf_ringbuf_submit(n, BPF_RB_NO_WAKEUP);
+}
+
 /*
- * A slot for a new entry @key of @prev, its name filled in, and @key
- * pointing at it. -1 when every slot is taken.
+ * A slot for a new entry @key of @prev, @key pointing at it, and the
+ * loader told (td_names). -1 when every slot is taken.
  */
 static __always_inline s64 new_slot(struct task_struct *prev, const struct td_key *key)
 {
 	struct task_struct *owner = per_thread ? prev : prev->group_leader;
-	struct td_val *val;
 	u32 slot;
 
 	if (bpf_map_pop_elem(&td_free_slots, &slot)) {
@@ -662,79 +698,135 @@ static __always_inline s64 new_slot(struct task_struct *prev, const struct td_ke
 		if (slot >= max_slots)
 			return -1;
 	}
-	val = bpf_map_lookup_elem(&td_vals, &slot);
-	if (!val)
-		return -1;
 	/* The loader zeroed a freed slot before giving it back. */
-	val->key = *key;
-	if (charge_tasks) {
-		val->tgid = prev->tgid;
-		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), owner->comm);
-	}
 	if (bpf_map_update_elem(&td_entries, key, &slot, BPF_NOEXIST)) {
 		/* Another CPU made it first (two threads of a process), or the hash is full. */
 		bpf_map_push_elem(&td_free_slots, &slot, 0);
 		return -1;
 	}
-	/*
-	 * Published last, with a fully ordered exchange: the loader reads
-	 * `used` with acquire and then the key. A plain store could become
-	 * visible before the key's on arm64 (x86 keeps stores in order).
-	 */
-	__sync_lock_test_and_set(&val->used, 1);
+	if (charge_tasks)
+		send_name(TD_NAME_NEW, slot, key, prev->tgid, owner);
+	else
+		send_name(TD_NAME_NEW, slot, key, 0, NULL);
 	return slot;
 }
 
 /*
- * The counts of @prev's entry: through the slot its local storage keeps,
- * or, the first time in this cgroup (or after the loader deleted
- * entries), through the hash, making the entry if there is none.
+ * The slot of @prev's entry: the one its local storage keeps, or, the
+ * first time in this cgroup (or after the loader deleted entries), the
+ * hash's, making the entry if there is none. -1 if the map is full.
  */
-static __always_inline struct td_val *entry_of(struct task_struct *prev, u64 cgroup_id, u32 pmu)
+static __always_inline s64 entry_of(struct task_struct *prev, u64 cgroup_id, u32 pmu)
 {
 	struct task_slot *ts;
 	struct td_key key;
-	u32 gen = slot_gen, slot;
+	u32 gen = slot_gen;
 	u32 *found;
 	s64 made;
 
 	ts = bpf_task_storage_get(&td_task_slot, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (ts && ts->valid && ts->gen == gen && ts->cgroup_id == cgroup_id && ts->pmu == pmu) {
-		slot = ts->slot;
-		return bpf_map_lookup_elem(&td_vals, &slot);
-	}
+	if (ts && ts->valid && ts->gen == gen && ts->cgroup_id == cgroup_id && ts->pmu == pmu)
+		return ts->slot;
 	key = entry_key(prev, cgroup_id, pmu);
 	found = bpf_map_lookup_elem(&td_entries, &key);
 	if (found) {
-		slot = *found;
+		made = *found;
 	} else {
 		made = new_slot(prev, &key);
 		if (made < 0) {
 			/* Lost a race for it? Then it is there now. */
 			found = bpf_map_lookup_elem(&td_entries, &key);
 			if (!found)
-				return NULL;
+				return -1;
 			made = *found;
 		}
-		slot = made;
 	}
 	if (ts) {
 		ts->cgroup_id = cgroup_id;
-		ts->slot = slot;
+		ts->slot = made;
 		ts->gen = gen;
 		ts->pmu = pmu;
 		ts->valid = 1;
 	}
-	return bpf_map_lookup_elem(&td_vals, &slot);
+	return made;
 }
 
-static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 half,
+/* Half @epoch & 1 of the packed counts at @counts (see td_entry_bytes in tdtrace.h). */
+static __always_inline u64 *packed_half(void *counts, u32 epoch)
+{
+	return (u64 *)counts + (epoch & 1) * TD_HALF_WORDS(nr_counters, nr_groups, track_times);
+}
+
+/*
+ * A packed half @w += d, with atomic adds (other CPUs may charge it at
+ * the same time), over the run's width: the knobs are constants to the
+ * verifier, so these loops cost it nothing per layout. Past a CPU's own
+ * layout, d holds zeros. Returns the slices word as it was.
+ */
+static __always_inline u64 add_packed(u64 *w, const struct td_counts *d)
+{
+	u64 slices_before = __sync_fetch_and_add(&w[TD_HALF_SLICES], d->slices);
+	int nr = nr_counters, ng = nr_groups;
+
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr)
+			break;
+		__sync_fetch_and_add(&w[TD_HALF_COUNT(i)], d->count[i]);
+	}
+	/* Software counters are never multiplexed: their times would say nothing. */
+	for (int g = 0; track_times && g < TD_MAX_GROUPS; g++) {
+		if (g >= ng)
+			break;
+		__sync_fetch_and_add(&w[TD_HALF_ENABLED(nr, g)], d->enabled_ns[g]);
+		__sync_fetch_and_add(&w[TD_HALF_RUNNING(nr, ng, g)], d->running_ns[g]);
+	}
+	return slices_before;
+}
+
+/*
+ * Set slot @slot's bit in td_changed for @epoch's half: the loader visits
+ * only the entries charged.
+ */
+static __always_inline void mark_charged(u32 slot, u32 epoch)
+{
+	u32 word = (epoch & 1) * changed_words + slot / 64;
+	u64 *bits = bpf_map_lookup_elem(&td_changed, &word);
+
+	if (bits)
+		__sync_fetch_and_or(bits, 1ull << (slot & 63));
+}
+
+/*
+ * Charge @d to slot @slot in @epoch's half: NULL if there is no such slot,
+ * else that half. The first charge there since the loader zeroed it (its
+ * slices word was 0) marks the slot; a charge that is no slice (a region's
+ * read, the part of a slice before a cgroup move) marks it again, which
+ * costs an atomic and changes nothing.
+ */
+static __always_inline u64 *charge_slot(s64 slot, u32 epoch, const struct td_counts *d)
+{
+	u64 *w;
+	u32 key;
+
+	if (slot < 0)
+		return NULL;
+	key = slot;
+	w = bpf_map_lookup_elem(&td_vals, &key);
+	if (!w)
+		return NULL;
+	w = packed_half(w, epoch);
+	if (!add_packed(w, d))
+		mark_charged(key, epoch);
+	return w;
+}
+
+static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id, u32 epoch,
 					 const struct td_counts *d, struct td_cpu_totals *tot,
 					 struct layout l)
 {
-	struct td_val *val = entry_of(prev, cgroup_id, l.pmu);
+	u64 *w = charge_slot(entry_of(prev, cgroup_id, l.pmu), epoch, d);
 
-	if (!val) {
+	if (!w) {
 		/* Map full: keep the delta, count the drop (for tasks and cgroups alike). */
 		add_local(&tot->task_overflow, d, l);
 		add_local(&tot->cgroup_overflow, d, l);
@@ -742,7 +834,6 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 		tot->cgroup_drops++;
 		return;
 	}
-	add_atomic(&val->c[half & 1], d, l);
 
 	/*
 	 * Exiting (exit_state is set just before the final switch). For a
@@ -750,12 +841,13 @@ static __always_inline void charge_entry(struct task_struct *prev, u64 cgroup_id
 	 * deletes the entry after a whole interval without charges.
 	 */
 	if (charge_tasks && prev->exit_state && (per_thread || !prev->signal->live.counter))
-		val->flags |= TD_TASK_EXITED;
+		__sync_fetch_and_or(&w[TD_HALF_SLICES], TD_HALF_EXITED);
 }
 
 #include "region.h"
 
-static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id, u32 half,
+/* @d to @t (or to untraced) in @epoch's half. */
+static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgroup_id, u32 epoch,
 				   const struct td_counts *d, struct td_cpu_totals *tot,
 				   struct layout l)
 {
@@ -763,8 +855,8 @@ static __always_inline void charge(struct task_struct *t, bool traced_, u64 cgro
 		add_local(&tot->untraced, d, l);
 		return;
 	}
-	charge_entry(t, cgroup_id, half, d, tot, l);
-	charge_regions(t, cgroup_id, half, d, tot, l, false);
+	charge_entry(t, cgroup_id, epoch, d, tot, l);
+	charge_regions(t, cgroup_id, epoch & 1, d, tot, l, false);
 }
 
 /*
@@ -819,7 +911,7 @@ __noinline int split_delta(u64 before, u64 span, int nr, int ng)
  * the share before the move is exact for cpu-clock and, for TopDown, an
  * estimate in proportion to time.
  */
-static __always_inline void split_at_move(struct task_struct *t, u32 half, struct td_counts *d,
+static __always_inline void split_at_move(struct task_struct *t, u32 epoch, struct td_counts *d,
 					  struct td_cpu_totals *tot, struct cpu_state *st,
 					  struct layout l)
 {
@@ -839,7 +931,7 @@ static __always_inline void split_at_move(struct task_struct *t, u32 half, struc
 	split_delta(before, span, l.nr, l.ng); /* d is st->delta, old st->moved */
 	/* The slice goes on, and ends, in the new cgroup: the old part adds no slice. */
 	old->slices = 0;
-	charge(t, mv->old_traced, mv->old_cgroup_id, half, old, tot, l);
+	charge(t, mv->old_traced, mv->old_cgroup_id, epoch, old, tot, l);
 	mv->pid = 0;
 }
 
@@ -884,7 +976,7 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	struct cpu_state *st;
 	struct td_counts *d;
 	struct layout l;
-	u32 zero = 0, half;
+	u32 zero = 0, epoch, half;
 
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (!st)
@@ -894,7 +986,8 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	if (l.nr <= 0)
 		return 0;
 	/* Read once: td_flush may move the epoch on only between two programs on this CPU. */
-	half = st->layout.epoch & 1;
+	epoch = st->layout.epoch;
+	half = epoch & 1;
 	tot = bpf_map_lookup_elem(&td_totals, &half);
 	if (!tot)
 		return 0;
@@ -914,8 +1007,8 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 
 	add_local(&tot->all, d, l);
 	/* The idle tasks (pid 0) belong to no cgroup; keep them apart. */
-	split_at_move(prev, half, d, tot, st, l);
-	charge(prev, prev_traced, cgroup_id, half, d, tot, l);
+	split_at_move(prev, epoch, d, tot, st, l);
+	charge(prev, prev_traced, cgroup_id, epoch, d, tot, l);
 	return 0;
 }
 
@@ -1191,7 +1284,6 @@ int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	u32 zero = 0, pmu = 0, *slot;
 	struct cpu_state *st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	struct td_key key;
-	struct td_val *val;
 
 	regions_exec(p);
 	if (!charge_tasks)
@@ -1202,10 +1294,7 @@ int BPF_PROG(td_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	/* Its entry in the cgroup it runs in now (exec runs in the task). */
 	key = entry_key(p, bpf_get_current_cgroup_id(), pmu);
 	slot = bpf_map_lookup_elem(&td_entries, &key);
-	if (!slot)
-		return 0;
-	val = bpf_map_lookup_elem(&td_vals, slot);
-	if (val)
-		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), p->comm);
+	if (slot)
+		send_name(TD_NAME_EXEC, *slot, &key, p->tgid, p);
 	return 0;
 }

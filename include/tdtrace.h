@@ -43,24 +43,52 @@ struct td_key {
 #define TD_TASK_EXITED 0x1
 
 /*
- * Counts are kept in two halves by the epoch's parity (td_layout.epoch):
- * while the CPUs charge one half, the loader reads the other, which no
- * program writes any more. Entries and per-CPU totals are then read at one
+ * An entry's value in td_vals ("struct td_entry" in comments): its counts
+ * in two halves by the epoch's parity (td_layout.epoch), nothing else.
+ * While the CPUs charge one half, the loader reads the other, which no
+ * program writes any more, and zeroes it: a half holds what was charged
+ * in one interval. Entries and per-CPU totals are then read at one
  * consistent cut, and sum to each other exactly at every interval.
+ *
+ * A half is packed to the plan, not a struct td_counts: TD_HALF_WORDS
+ * __u64 words, slices first, then the run's counters, then (with
+ * per-entry times) each group's enabled and running times. The value's
+ * size (td_entry_bytes) is set by the loader at load; the program works
+ * it out from the same knobs. The slices word's top bit says the task
+ * exited (its final switch was charged there). Who the entry is (its key,
+ * name) is not in the value: the program tells the loader once, through
+ * td_names. A half's slices word found 0 by the first charge in an epoch
+ * sets the entry's bit in td_changed.
  */
-struct td_val {
-	struct td_counts c[2];
-	__u32 tgid;
-	__u32 flags; /* TD_TASK_EXITED */
-	char comm[TD_COMM_LEN];
-	/*
-	 * The entry's key, so that the loader reads entries from the mapped
-	 * array alone. used is set once the key is in td_entries (x86's
-	 * stores are seen in order: the key before it); 0 in a free slot.
-	 */
+#define TD_HALF_WORDS(nr, ng, times) (1 + (nr) + ((times) ? 2 * (ng) : 0))
+#define TD_HALF_SLICES		     0
+#define TD_HALF_COUNT(i)	     (1 + (i))
+#define TD_HALF_ENABLED(nr, g)	     (1 + (nr) + (g))
+#define TD_HALF_RUNNING(nr, ng, g)   (1 + (nr) + (ng) + (g))
+#define TD_HALF_EXITED		     (1ULL << 63) /* in the slices word */
+
+/* The bytes of one entry's value for @nr counters in @ng groups, with or without times. */
+static inline unsigned int td_entry_bytes(int nr, int ng, int times)
+{
+	return 2 * 8 * TD_HALF_WORDS(nr, ng, times);
+}
+
+/*
+ * Who a slot is, sent by the program through the td_names ring buffer:
+ * when it makes an entry (TD_NAME_NEW), and when exec renames its task
+ * (TD_NAME_EXEC: key unset). Records the ring could not hold are counted
+ * (names_lost); the loader then finds keys in td_entries.
+ */
+#define TD_NAME_NEW  1
+#define TD_NAME_EXEC 2
+
+struct td_name {
+	__u32 kind; /* TD_NAME_NEW or TD_NAME_EXEC */
+	__u32 slot;
 	struct td_key key;
-	__u32 used;
+	__u32 tgid;
 	__u32 pad;
+	char comm[TD_COMM_LEN];
 };
 
 /* The idle tasks (pid 0) are charged to this pseudo cgroup id. */
@@ -166,13 +194,22 @@ struct td_region_key {
 	__u32 pad;
 };
 
-/* Counts in two halves by the epoch's parity, as struct td_val; calls: outermost entries. */
+/*
+ * A region entry's value: this header, then its counts in two packed
+ * halves by the epoch's parity, as an entry's (td_entry_bytes), but
+ * cumulative; calls: outermost entries. Sized by the loader at load
+ * (td_region_bytes).
+ */
 struct td_region_val {
-	struct td_counts c[2];
 	__u64 calls[2];
 	__u32 tgid;
 	__u32 pad;
 	char comm[TD_COMM_LEN];
 };
+
+static inline unsigned int td_region_bytes(int nr, int ng, int times)
+{
+	return sizeof(struct td_region_val) + 2 * 8 * TD_HALF_WORDS(nr, ng, times);
+}
 
 #endif /* TDTRACE_H */

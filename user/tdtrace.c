@@ -180,6 +180,7 @@ static int watchdog_switch(struct plan *p, struct tracer *tr, struct tally *tl, 
 	if (!wd.pending)
 		return 0;
 	replan_carry(&wd.r, p->nr_pmus, &tl->total);
+	replan_carry(&wd.r, p->nr_pmus, &tl->cgroups);
 	for (int i = 0; i < wd.r.nr; i++)
 		tracer_replan(tr, wd.r.pmu[i], &p->pmus[wd.r.pmu[i]].counters, &wd.r.set[i]);
 	replan_apply(&wd.r, p);
@@ -247,12 +248,13 @@ int main(int argc, char **argv)
 	if (machine_discover(&o, &m))
 		goto cleanup;
 	err = plan_models(&o, m.cpu, m.online, &p, o.probe ? NULL : stderr);
+	if (!err && !o.probe)
+		replan_widen(&o, m.cpu, m.online, &p); /* before the run's width is used */
 	plan_map_size(&o, &m.size, &p);
 	if (o.probe || err) {
 		ret = o.probe ? probe_print(stdout, m.cpu, &p, err, &o) : EXIT_USAGE;
 		goto cleanup;
 	}
-	replan_widen(&o, m.cpu, m.online, &p); /* before the run's width is used */
 	tally_init(&tl, p.width);
 	if (machine_prepare(&o, &m) || machine_reserve_files(plan_files(&p, &o)))
 		goto cleanup;
@@ -296,7 +298,7 @@ int main(int argc, char **argv)
 		rep.duration_s = ticker_read(&tk, &rep.elapsed_s, &done);
 		err = render(&rd, &rep, &tl.delta);
 		if (!err) /* --listen: the run so far */
-			err = render_metrics(&rd, &rep, &tl.total);
+			err = render_metrics(&rd, &rep, &tl);
 		if (err) {
 			ret = err == -EPIPE ? EXIT_OK : EXIT_FAIL; /* `tdtrace | head` is fine */
 			goto cleanup;

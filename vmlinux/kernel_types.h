@@ -61,6 +61,7 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_PERF_EVENT_ARRAY = 4,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_QUEUE = 22,
+	BPF_MAP_TYPE_RINGBUF = 27,
 	BPF_MAP_TYPE_TASK_STORAGE = 29,
 };
 
@@ -80,6 +81,11 @@ enum {
 enum {
 	BPF_F_INDEX_MASK = 4294967295ULL,
 	BPF_F_CURRENT_CPU = 4294967295ULL,
+};
+
+/* bpf_ringbuf_submit() flags */
+enum {
+	BPF_RB_NO_WAKEUP = 1,
 };
 
 /* bpf_task_storage_get() flags */

@@ -237,6 +237,7 @@ int main(int argc, char **argv)
 	static char *targv[64] = { "tdtrace" };
 	struct output_file out = { .f = stdout };
 	struct entry_set set = { 0 };
+	struct tally tl = { 0 };
 	struct cgroup_names names;
 	struct options o;
 	struct targets t;
@@ -307,5 +308,9 @@ int main(int argc, char **argv)
 			       .elapsed_s = seconds,
 			       .duration_s = seconds,
 			       .nr_cpus = plan.pmus[0].nr_cpus };
-	return render_metrics(&rd, &rep, &set) ? 1 : 0;
+	/* The run so far, and its sums by cgroup, as the main loop keeps them. */
+	tl.total = set;
+	if (entries_by_cgroup(&set, &tl.cgroups))
+		return 1;
+	return render_metrics(&rd, &rep, &tl) ? 1 : 0;
 }

@@ -898,25 +898,32 @@ static void test_models_unknown_cpu(void **state)
 
 /*
  * The entry map's size: 4 per thread at start, at most 2 x pid_max, at
- * least 10240, at most 1% of memory (an entry is sizeof(td_key) + sizeof(td_val) + 64 bytes), or
- * what the user gave.
+ * least 10240, at most 1% of memory, or what the user gave; each entry's
+ * value sized to the plan (--software: one counter, no times).
  */
 static void test_map_size(void **state)
 {
-	const unsigned long long entry = sizeof(struct td_key) + sizeof(struct td_val) + 64;
 	struct models_fx *fx = models_fx("AuthenticAMD", 0x1a, 0x2, 0,
 					 (char *[]){ "tdtrace", "--software", NULL });
 	struct machine_size sz = { .threads = 100, .mem_bytes = 64ULL << 30 };
+	unsigned long long entry;
 
 	(void)state;
+	assert_int_equal(fx->ret, 0);
 	plan_map_size(&fx->o, &sz, &fx->p);
+	assert_int_equal(fx->p.entry_bytes, td_entry_bytes(1, 1, 0));
+	assert_int_equal(fx->p.entry_bytes, 32);
 	assert_int_equal(fx->p.max_entries, 10240); /* 400 is under the floor */
 	assert_non_null(strstr(fx->p.map_note, "100 threads at start"));
+	assert_non_null(strstr(fx->p.map_note, "entries of 32 bytes"));
+	/* Key 24, slot 8, header 48, 16384 buckets of 16 for 10240, queue 4 and a bit. */
+	assert_int_equal(fx->p.hash_bytes, 48 + 24 + 8 + 16 * 16384 / 10240 + 4 + 1);
 	sz.threads = 50000; /* 200000 fits in 1% of 64 GiB */
 	plan_map_size(&fx->o, &sz, &fx->p);
 	assert_int_equal(fx->p.max_entries, 200000);
-	sz.mem_bytes = 1ULL << 30; /* 1% of 1 GiB holds fewer */
+	sz.mem_bytes = 1ULL << 30; /* 1% of 1 GiB holds fewer, at the worst case of buckets */
 	plan_map_size(&fx->o, &sz, &fx->p);
+	entry = 32 + 48 + 24 + 8 + 16 * 4 / 3 + 4 + 1;
 	assert_int_equal(fx->p.max_entries, (1ULL << 30) / 100 / entry);
 	sz.mem_bytes = 64ULL << 30;
 	sz.pid_max = 32768; /* 50000 threads cannot all be alive under it: 2 x pid_max */
@@ -932,7 +939,8 @@ static void test_map_size(void **state)
 	fx->o.max_tasks_given = true;
 	plan_map_size(&fx->o, &sz, &fx->p);
 	assert_int_equal(fx->p.max_entries, 777);
-	assert_string_equal(fx->p.map_note, "777 entries (--max-tasks)");
+	assert_non_null(strstr(fx->p.map_note, "777 entries of 32 bytes"));
+	assert_non_null(strstr(fx->p.map_note, "(--max-tasks)"));
 	models_fx_free(fx);
 }
 

@@ -106,7 +106,7 @@ static void test_read_half(void **state)
 {
 	struct region_set seen[2] = { { 0 }, { 0 } }, delta = { 0 }, total = { 0 };
 	struct td_region_key k = key(3, 42, 7);
-	struct td_region_val v;
+	struct region_val_read v;
 
 	memset(&v, 0, sizeof(v));
 	v.tgid = 42;

@@ -20,6 +20,7 @@ void options_defaults(struct options *o)
 	o->sysfs_root = "/";
 	o->max_tasks = 10240;
 	o->max_cgroups = 4096;
+	o->level = 2;
 	o->depth = -1;
 	o->listen_grace_s = 300;
 }
@@ -200,6 +201,11 @@ static int parse_max_tasks(struct options *o, const char *arg)
 	return parse_uint(arg, 16, 4000000, &o->max_tasks);
 }
 
+static int parse_level(struct options *o, const char *arg)
+{
+	return parse_uint(arg, 1, 2, &o->level);
+}
+
 static int parse_max_cgroups(struct options *o, const char *arg)
 {
 	return parse_uint(arg, 16, 1000000, &o->max_cgroups);
@@ -374,6 +380,13 @@ const struct option_row option_rows[] = {
 	  .parse = set_software,
 	  .help = "count CPU time with cpu-clock instead of TopDown (works without a hardware "
 		  "PMU; no TopDown ratios)" },
+	{ .name = "level",
+	  .letter = 'l',
+	  .arg = "N",
+	  .parse = parse_level,
+	  .help = "TopDown levels to count: 2 (default, where the model has it) or 1, which "
+		  "opens fewer counters and keeps smaller entries (as toplev -l1)",
+	  .expected = "1 or 2" },
 	{ .name = "per-thread",
 	  .letter = 't',
 	  .parse = set_per_thread,

@@ -51,6 +51,7 @@ struct options {
 	unsigned int max_tasks;
 	bool max_tasks_given; /* else the plan sizes the map from the machine */
 	unsigned int max_cgroups;
+	unsigned int level; /* --level: TopDown levels counted, 1 or 2 (the default) */
 
 	/* targets: -c and -p together mean the intersection */
 	const char *cgroups[TD_MAX_CGROUP_FILTERS]; /* -c, as given */
@@ -64,7 +65,7 @@ struct options {
 	/* --region BINARY:SYMBOL, as given; region id i + 1 is regions[i] */
 	const char *regions[TD_MAX_REGIONS];
 	int nr_regions;
-	bool usdt;		/* --usdt: tdtrace/region.h's markers */
+	bool usdt;		 /* --usdt: tdtrace/region.h's markers */
 	const char *usdt_binary; /* --usdt=BINARY; NULL: the -p processes' or COMMAND's */
 
 	/* --listen: the Prometheus exporter */

@@ -154,15 +154,38 @@ static inline bool td_same_task(const struct td_key *a, const struct td_key *b)
  * @n elements of @size bytes, sorted by the struct td_key at @key_off in
  * each. Moves *@j forward to the first element whose key is not below
  * @key and returns it if its key equals @key, else NULL. Seeking keys in
- * increasing order visits each element of @v at most once.
+ * increasing order costs, per key, the log of how far *@j moves.
  */
 static inline void *td_key_seek(const void *v, size_t n, size_t size, size_t key_off, size_t *j,
 				const struct td_key *key)
 {
 	const char *base = v;
+	size_t lo = *j, step = 1, hi;
 
-	while (*j < n && td_key_cmp((const void *)(base + *j * size + key_off), key) < 0)
-		(*j)++;
+	/*
+	 * Galloping: a few keys sought in many (an interval's entries in
+	 * the run's) cost a binary search each, not a walk of all.
+	 */
+#define TD_KEY_AT(i) ((const struct td_key *)(base + (i)*size + key_off))
+	if (lo < n && td_key_cmp(TD_KEY_AT(lo), key) < 0) {
+		while (lo + step < n && td_key_cmp(TD_KEY_AT(lo + step), key) < 0) {
+			lo += step;
+			step *= 2;
+		}
+		/* TD_KEY_AT(lo) < key; the first not below it is in (lo, hi]. */
+		hi = lo + step < n ? lo + step : n;
+		lo++;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (td_key_cmp(TD_KEY_AT(mid), key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+#undef TD_KEY_AT
+	*j = lo;
 	if (*j < n && !td_key_cmp((const void *)(base + *j * size + key_off), key))
 		return (void *)(base + *j * size);
 	return NULL;

@@ -32,12 +32,15 @@ void entries_free(struct entry_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* acc->v[i] += e, within @w, its name and flags from e (the latest). */
+/*
+ * acc->v[i] += e, within @w, its name from e (the latest). Exited stays
+ * exited: the program says so only in the interval of the final switch.
+ */
 static void add_into(struct entry *into, const struct entry *e, struct td_width w)
 {
 	td_counts_add(&into->c, &e->c, w);
 	into->tgid = e->tgid;
-	into->flags = e->flags;
+	into->flags |= e->flags;
 	memcpy(into->comm, e->comm, sizeof(into->comm));
 }
 
@@ -433,17 +436,52 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 	return 0;
 }
 
+int entries_by_cgroup(const struct entry_set *s, struct entry_set *out)
+{
+	size_t n = 0;
+
+	if (entries_reserve(out, s->nr))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		struct entry *e = &out->v[i];
+
+		memset(e, 0, sizeof(*e));
+		e->key.cgroup_id = s->v[i].key.cgroup_id;
+		e->key.pmu = s->v[i].key.pmu;
+		td_counts_add(&e->c, &s->v[i].c, s->width);
+	}
+	out->nr = s->nr;
+	entries_sort(out);
+	for (size_t i = 0; i < out->nr; i++) {
+		if (n && !td_key_cmp(&out->v[n - 1].key, &out->v[i].key))
+			td_counts_add(&out->v[n - 1].c, &out->v[i].c, s->width);
+		else
+			out->v[n++] = out->v[i];
+	}
+	out->nr = n;
+	out->width = s->width;
+	out->totals = s->totals;
+	memcpy(out->pmu_totals, s->pmu_totals, sizeof(out->pmu_totals));
+	return 0;
+}
+
 void tally_init(struct tally *t, struct td_width width)
 {
 	memset(t, 0, sizeof(*t));
 	t->delta.width = width;
 	t->total.width = width;
+	t->cgroups.width = width;
+	t->scratch.width = width;
 }
 
 int tally_step(struct tally *t)
 {
 	int err = entries_add(&t->total, &t->delta);
 
+	if (!err)
+		err = entries_by_cgroup(&t->delta, &t->scratch);
+	if (!err)
+		err = entries_add(&t->cgroups, &t->scratch);
 	return err ? err : region_set_add(&t->total.regions, &t->delta.regions);
 }
 
@@ -451,4 +489,6 @@ void tally_free(struct tally *t)
 {
 	entries_free(&t->delta);
 	entries_free(&t->total);
+	entries_free(&t->cgroups);
+	entries_free(&t->scratch);
 }

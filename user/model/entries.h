@@ -45,7 +45,7 @@ int entries_reserve(struct entry_set *s, size_t n);
 void entries_sort(struct entry_set *s);
 void entries_free(struct entry_set *s);
 
-/* acc += delta: counts summed key by key (acc's width), names and flags taken from delta. */
+/* acc += delta: counts summed key by key (acc's width), names from delta, exited kept. */
 int entries_add(struct entry_set *acc, const struct entry_set *delta);
 
 /*
@@ -77,13 +77,21 @@ int entries_view(const struct entry_set *s, int pmu, bool with_tasks, struct sna
 /*
  * A run's counts: what the last read found charged since the one before
  * (the interval, collector_read), and every interval summed (the summary),
- * both of the run's width. A zeroed tally is an empty one of the whole
- * width, which tally_free takes.
+ * both of the run's width; and that sum by cgroup and PMU alone (key.id
+ * 0, as --per-cgroup's entries), kept up to date from each interval's, so
+ * that the exporter's cgroup rows cost what the cgroups number, not the
+ * processes. A zeroed tally is an empty one of the whole width, which
+ * tally_free takes.
  */
 struct tally {
 	struct entry_set delta;
 	struct entry_set total;
+	struct entry_set cgroups;
+	struct entry_set scratch; /* delta by cgroup */
 };
+
+/* @s's entries summed by (cgroup, PMU) into @out (sorted), totals copied. 0 or -ENOMEM. */
+int entries_by_cgroup(const struct entry_set *s, struct entry_set *out);
 
 void tally_init(struct tally *t, struct td_width width);
 

@@ -19,8 +19,8 @@ static void named_cpus(const struct core_pmu *pmu, char *buf, size_t size)
 }
 
 /* Plan @pmu from its model into p->pmus[p->nr_pmus]; -ENODEV with why in @why. */
-static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, struct plan *p,
-		    char *why, size_t size)
+static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, int level,
+		    struct plan *p, char *why, size_t size)
 {
 	const struct pmu_model *m = pmu->midr ? model_find_midr(pmu->midr)
 					      : model_find(cpu->vendor, cpu->family, cpu->model,
@@ -56,7 +56,7 @@ static int plan_pmu(const struct cpu_pmus *cpu, const struct core_pmu *pmu, stru
 			 m->requires, m->name);
 		return -ENODEV;
 	}
-	if (counters_from_model(m, pmu, 2, cpu->nmi_watchdog == 1, &pp->counters, err,
+	if (counters_from_model(m, pmu, level, cpu->nmi_watchdog == 1, &pp->counters, err,
 				sizeof(err))) {
 		snprintf(why, size, "%s", err);
 		return -ENODEV;
@@ -113,7 +113,8 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 			pp->nr_cpus += pp->cpus[c] = online[c];
 	}
 	for (int i = 0; !o->software && i < cpu->nr_pmus; i++) {
-		if (!plan_pmu(cpu, &cpu->pmu[i], p, why[nr_why], sizeof(why[0])))
+		if (!plan_pmu(cpu, &cpu->pmu[i], o->level ? (int)o->level : 2, p, why[nr_why],
+			      sizeof(why[0])))
 			continue;
 		/* Another core type may still be counted: say what this one loses. */
 		named_cpus(&cpu->pmu[i], where, sizeof(where));
@@ -142,37 +143,66 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 	return 0;
 }
 
-/* A map entry in the kernel: key, value and the hash table's own share, about. */
-#define TD_ENTRY_BYTES (sizeof(struct td_key) + sizeof(struct td_val) + 64)
 #define TD_MIN_ENTRIES 10240
 #define TD_MAX_ENTRIES 4000000
 
+unsigned int plan_entry_bytes(const struct plan *p)
+{
+	bool times = p->nr_pmus && !p->pmus[0].counters.software;
+
+	return td_entry_bytes(td_width_counters(p->width), td_width_groups(p->width), times);
+}
+
+/*
+ * The hash's share of an entry, about: the kernel's element (its header,
+ * 48 bytes on 64-bit, the key and the slot rounded to 8), its bucket (16
+ * bytes, 2^k of them), the free-slot queue's 4 bytes and the changed bits.
+ */
+static unsigned int hash_bytes(unsigned long long entries)
+{
+	unsigned long long buckets = 1;
+
+	while (buckets < entries)
+		buckets *= 2;
+	return 48 + sizeof(struct td_key) + 8 +
+	       (unsigned int)(16 * buckets / (entries ? entries : 1)) + 4 + 1;
+}
+
 void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p)
 {
-	unsigned long long want, cap;
+	unsigned long long want, cap, entry;
+	char why[160];
 
+	p->entry_bytes = plan_entry_bytes(p);
 	if (o->per_cgroup || o->max_tasks_given) {
 		p->max_entries = o->per_cgroup ? o->max_cgroups : o->max_tasks;
-		snprintf(p->map_note, sizeof(p->map_note), "%u entries (%s)", p->max_entries,
-			 o->per_cgroup ? "--max-cgroups" : "--max-tasks");
-		return;
+		snprintf(why, sizeof(why), "%s", o->per_cgroup ? "--max-cgroups" : "--max-tasks");
+	} else {
+		want = 4ULL * sz->threads;
+		/* Worst case for the cap: 2^k buckets for 2^k + 1 entries. */
+		entry = p->entry_bytes + hash_bytes(3);
+		cap = sz->mem_bytes ? sz->mem_bytes / 100 / entry : TD_MAX_ENTRIES;
+		/* No more tasks than pid_max are alive at once: two entries each is plenty. */
+		if (sz->pid_max && want > 2ULL * sz->pid_max)
+			want = 2ULL * sz->pid_max;
+		if (want < TD_MIN_ENTRIES)
+			want = TD_MIN_ENTRIES;
+		if (want > cap)
+			want = cap > TD_MIN_ENTRIES ? cap : TD_MIN_ENTRIES;
+		if (want > TD_MAX_ENTRIES)
+			want = TD_MAX_ENTRIES;
+		p->max_entries = want;
+		snprintf(why, sizeof(why),
+			 "%lu threads at start, x4, at most 2 x pid_max %lu, at least %d, at most "
+			 "1%% "
+			 "of memory",
+			 sz->threads, sz->pid_max, TD_MIN_ENTRIES);
 	}
-	want = 4ULL * sz->threads;
-	cap = sz->mem_bytes ? sz->mem_bytes / 100 / TD_ENTRY_BYTES : TD_MAX_ENTRIES;
-	/* No more tasks than pid_max are alive at once: two entries each is plenty. */
-	if (sz->pid_max && want > 2ULL * sz->pid_max)
-		want = 2ULL * sz->pid_max;
-	if (want < TD_MIN_ENTRIES)
-		want = TD_MIN_ENTRIES;
-	if (want > cap)
-		want = cap > TD_MIN_ENTRIES ? cap : TD_MIN_ENTRIES;
-	if (want > TD_MAX_ENTRIES)
-		want = TD_MAX_ENTRIES;
-	p->max_entries = want;
+	p->hash_bytes = hash_bytes(p->max_entries);
 	snprintf(p->map_note, sizeof(p->map_note),
-		 "%u entries of %zu bytes (%lu threads at start, x4, at most 2 x pid_max %lu, at "
-		 "least %d, at most 1%% of memory)",
-		 p->max_entries, TD_ENTRY_BYTES, sz->threads, sz->pid_max, TD_MIN_ENTRIES);
+		 "%u entries of %u bytes, and about %u in the hash: %.1f MiB (%s)", p->max_entries,
+		 p->entry_bytes, p->hash_bytes,
+		 (double)p->max_entries * (p->entry_bytes + p->hash_bytes) / (1 << 20), why);
 }
 
 /* BPF maps, programs, links and BTF, stdio, -o, the command's pipes: a generous bound. */

@@ -34,7 +34,9 @@ struct machine_size {
 struct plan {
 	bool cpus[PMU_MAX_CPUS];  /* where to open counters: CPUs of some planned PMU */
 	unsigned int max_entries; /* (task, cgroup) entries the BPF map holds */
-	char map_note[160];	  /* how max_entries was chosen, for --probe */
+	unsigned int entry_bytes; /* each one's value in td_vals (plan_entry_bytes) */
+	unsigned int hash_bytes;  /* and its share of the hash and the rest, about */
+	char map_note[256];	  /* how max_entries was chosen, for --probe */
 
 	/* By core PMU (plan_models): hybrid machines have one per core type. */
 	struct pmu_plan pmus[PMU_MAX_CORE_PMUS];
@@ -60,10 +62,18 @@ int plan_models(const struct options *o, const struct cpu_pmus *cpu, const bool 
 		struct plan *p, FILE *err);
 
 /*
+ * The bytes of one entry's value: the counts of the run's width, in two
+ * halves (td_entry_bytes in tdtrace.h), with times unless --software.
+ */
+unsigned int plan_entry_bytes(const struct plan *p);
+
+/*
  * The entry map's size without --max-tasks (or --max-cgroups): 4 entries
  * per thread running at start (processes churn and move between cgroups),
  * at most 2 per pid_max (no more tasks are alive at once), at least
- * 10240, at most 1% of memory and 4000000; said in p->map_note.
+ * 10240, at most 1% of memory and 4000000; said in p->map_note with the
+ * bytes of an entry (p->entry_bytes, p->hash_bytes). After the run's width
+ * is known (replan_widen).
  */
 void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p);
 

@@ -103,7 +103,7 @@ int region_set_add(struct region_set *acc, const struct region_set *d)
 }
 
 int region_read_half(struct region_set *seen, struct region_set *delta,
-		     const struct td_region_key *key, const struct td_region_val *val,
+		     const struct td_region_key *key, const struct region_val_read *val,
 		     unsigned int closed)
 {
 	const struct td_counts *now = &val->c[closed & 1];

@@ -50,6 +50,14 @@ void region_remove(struct region_set *s, const struct td_region_key *key);
 /* acc += d row by row: counts and calls summed, names from d. 0 or -ENOMEM. */
 int region_set_add(struct region_set *acc, const struct region_set *d);
 
+/* A region entry's value, its halves unpacked (model/slot_reads.h). */
+struct region_val_read {
+	struct td_counts c[2];
+	__u64 calls[2];
+	__u32 tgid;
+	char comm[TD_COMM_LEN];
+};
+
 /*
  * One region entry as read from the map: its half @closed, cumulative,
  * against @seen's (that half's value at the last read). The difference
@@ -57,7 +65,7 @@ int region_set_add(struct region_set *acc, const struct region_set *d);
  * 0 or -ENOMEM.
  */
 int region_read_half(struct region_set *seen, struct region_set *delta,
-		     const struct td_region_key *key, const struct td_region_val *val,
+		     const struct td_region_key *key, const struct region_val_read *val,
 		     unsigned int closed);
 
 void region_set_clear(struct region_set *s);

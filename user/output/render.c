@@ -147,7 +147,8 @@ int render(struct renderer *rd, struct report *r, const struct entry_set *s)
 	for (int i = 0; i < rd->targets->nr_cgroups; i++)
 		if (rd->targets->removed[i])
 			r->removed[r->nr_removed++] = rd->targets->cgroups[i].rel;
-	/* Each interval must add up exactly (see struct td_val): say so if one does not. */
+	/* Each interval must add up exactly (see td_entry_bytes in tdtrace.h): say so if one does
+	 * not. */
 	r->conserved = entries_conserved(s, rd->nr_counters, rd->times);
 	if (!r->conserved)
 		say(stderr,
@@ -194,8 +195,9 @@ static int publish(struct renderer *rd, const struct report *const *reports, dou
 	return err;
 }
 
-int render_metrics(struct renderer *rd, struct report *r, const struct entry_set *total)
+int render_metrics(struct renderer *rd, struct report *r, const struct tally *tl)
 {
+	const struct entry_set *total = &tl->total;
 	struct report reports[TD_MAX_PMUS];
 	const struct report *ptrs[TD_MAX_PMUS];
 	struct timespec ts;
@@ -207,12 +209,15 @@ int render_metrics(struct renderer *rd, struct report *r, const struct entry_set
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = ts.tv_sec + ts.tv_nsec / 1e9;
 	for (int k = 0; k < rd->nr_pmus && !err; k++) {
+		/* Without process rows, the cgroup sums say all: as many as the cgroups. */
+		const struct entry_set *s = rd->metrics_cfg[k].per_cgroup ? &tl->cgroups : total;
+
 		reports[k] = *r;
 		reports[k].cfg = &rd->metrics_cfg[k];
-		reports[k].conserved = entries_conserved(total, rd->nr_counters, rd->times);
+		reports[k].conserved = entries_conserved(s, rd->nr_counters, rd->times);
 		if (rd->nr_pmus > 1)
 			reports[k].nr_cpus = rd->nr_cpus[k];
-		err = entries_view(total, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
+		err = entries_view(s, k, !rd->metrics_cfg[k].per_cgroup, &rd->metrics_view[k]);
 		if (!err)
 			err = report_build(&reports[k], &rd->metrics_view[k], rd->names);
 		if (!err)

@@ -83,10 +83,11 @@ int renderer_replan(struct renderer *rd, const struct plan *p, int k);
 int render(struct renderer *rd, struct report *r, const struct entry_set *s);
 
 /*
- * --listen: @total, the run so far, as metrics for the exporter to serve
- * from now on (a report per PMU, @r's measures). 0, or -errno said.
+ * --listen: @tl's run so far, as metrics for the exporter to serve from
+ * now on (a report per PMU, @r's measures): from its cgroup sums alone
+ * without --listen-processes. 0, or -errno said.
  */
-int render_metrics(struct renderer *rd, struct report *r, const struct entry_set *total);
+int render_metrics(struct renderer *rd, struct report *r, const struct tally *tl);
 
 void renderer_free(struct renderer *rd);
 

@@ -444,7 +444,7 @@ int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 }
 
 void tracer_regions_configure(struct tracer_regions *rg, struct tdtrace *skel,
-			      unsigned int max_entries)
+			      const struct slot_packing *pk, unsigned int max_entries)
 {
 	struct bpf_program *progs[] = { skel->progs.td_region_enter, skel->progs.td_region_exit,
 					skel->progs.td_usdt_begin, skel->progs.td_usdt_end };
@@ -455,6 +455,26 @@ void tracer_regions_configure(struct tracer_regions *rg, struct tdtrace *skel,
 		bpf_program__set_autoattach(progs[i], false);
 	}
 	bpf_map__set_max_entries(skel->maps.td_regions, max_entries);
+	/* The counts the run fills, no more, as the entries' (struct td_region_val). */
+	rg->pk = *pk;
+	bpf_map__set_value_size(skel->maps.td_regions,
+				td_region_bytes(pk->counters, pk->groups, pk->times));
+	bpf_map__set_value_size(skel->maps.td_region_zero,
+				td_region_bytes(pk->counters, pk->groups, pk->times));
+}
+
+/* The value at @raw (struct td_region_val and its halves) into @out. */
+static void region_unpack(const struct tracer_regions *rg, void *raw, struct region_val_read *out)
+{
+	const struct td_region_val *head = raw;
+
+	for (int h = 0; h < 2; h++) {
+		slot_unpack(packed_half((char *)raw + sizeof(*head), &rg->pk, h), &rg->pk,
+			    &out->c[h]);
+		out->calls[h] = head->calls[h];
+	}
+	out->tgid = head->tgid;
+	memcpy(out->comm, head->comm, sizeof(out->comm));
 }
 
 /* Descriptors open now. */
@@ -596,7 +616,7 @@ static int forget_gone(struct tracer_regions *rg)
 int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct region_set *delta)
 {
 	struct td_region_key key, next, *prev = NULL;
-	struct td_region_val val;
+	struct region_val_read val;
 	struct region_row *row;
 	int err;
 
@@ -605,11 +625,17 @@ int tracer_regions_read(struct tracer_regions *rg, unsigned int closed, struct r
 		return 0;
 	if (rg->nr_usdt)
 		read_usdt_names(rg);
+	if (!rg->val) {
+		rg->val = calloc(1, td_region_bytes(rg->pk.counters, rg->pk.groups, rg->pk.times));
+		if (!rg->val)
+			return -ENOMEM;
+	}
 	while (!bpf_map_get_next_key(rg->map_fd, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(rg->map_fd, &key, &val))
+		if (bpf_map_lookup_elem(rg->map_fd, &key, rg->val))
 			continue; /* deleted meanwhile */
+		region_unpack(rg, rg->val, &val);
 		err = region_read_half(&rg->seen[closed & 1], delta, &key, &val, closed);
 		if (err)
 			return err;
@@ -636,6 +662,7 @@ void tracer_regions_free(struct tracer_regions *rg)
 {
 	tracer_regions_detach(rg);
 	free(rg->links);
+	free(rg->val);
 	free(rg->v);
 	free(rg->usdt);
 	for (int i = 0; i < TD_MAX_USDT_NAMES; i++)

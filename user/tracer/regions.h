@@ -13,6 +13,7 @@
 #include "cli/options.h"
 #include "host/targets.h"
 #include "model/regions.h"
+#include "model/slot_reads.h"
 
 struct tdtrace;
 struct bpf_link;
@@ -35,6 +36,8 @@ struct tracer_regions {
 	struct bpf_link **links; /* entry and return of each region */
 	int nr_links;
 	int map_fd;
+	struct slot_packing pk;	   /* the counts' packing in each value (struct td_region_val) */
+	void *val;		   /* scratch: one value, td_region_bytes() */
 	struct region_set seen[2]; /* each epoch half's counts at the last read */
 	struct region_set gone[2]; /* keys of processes found gone: at the last read, at this one */
 };
@@ -52,9 +55,10 @@ int tracer_regions_resolve(struct tracer_regions *rg, const struct options *o,
 
 /* Before load: the knobs, the map's size, and the programs only if there are regions. */
 void tracer_regions_configure(struct tracer_regions *rg, struct tdtrace *skel,
-			      unsigned int max_entries);
+			      const struct slot_packing *pk, unsigned int max_entries);
 
-/* After load: the uprobes of every region, the USDT probes of every --usdt binary. Prints a one-line error; 0 or -errno. */
+/* After load: the uprobes of every region, the USDT probes of every --usdt binary. Prints a
+ * one-line error; 0 or -errno. */
 int tracer_regions_attach(struct tracer_regions *rg, struct tdtrace *skel);
 
 /*

@@ -196,8 +196,8 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	}
 	skel->rodata->nr_cgroup_filters = t->nr_cgroups;
 	/* Regions need a read at every switch: what runs between two is one thread's. */
-	tr->on_cgroup_switch = o->per_cgroup && !t->filtered && !o->nr_regions &&
-			       open_cgroup_switches(tr);
+	tr->on_cgroup_switch =
+		o->per_cgroup && !t->filtered && !o->nr_regions && open_cgroup_switches(tr);
 	bpf_program__set_autoload(skel->progs.td_cgroup_switch, tr->on_cgroup_switch);
 	bpf_program__set_autoload(skel->progs.td_idle, tr->on_cgroup_switch);
 	bpf_program__set_autoattach(skel->progs.td_switch, !tr->on_cgroup_switch);
@@ -213,9 +213,16 @@ static void configure(struct tracer *tr, const struct options *o, const struct p
 	/* One entry per (task, cgroup); with --per-cgroup, per cgroup. */
 	bpf_map__set_max_entries(skel->maps.td_entries, p->max_entries);
 	bpf_map__set_max_entries(skel->maps.td_vals, p->max_entries);
+	/* Each entry holds the counts this run fills, no more (td_entry_bytes in tdtrace.h). */
+	tr->packing = slot_packing(skel->rodata->nr_counters, skel->rodata->nr_groups,
+				   skel->rodata->track_times);
+	bpf_map__set_value_size(skel->maps.td_vals, tr->packing.stride);
+	skel->rodata->changed_words = (p->max_entries + 63) / 64;
+	bpf_map__set_max_entries(skel->maps.td_changed, 2 * skel->rodata->changed_words);
+	bpf_map__set_max_entries(skel->maps.td_names, collector_names_bytes(p->max_entries));
 	bpf_map__set_max_entries(skel->maps.td_free_slots, p->max_entries);
 	skel->rodata->max_slots = p->max_entries;
-	tracer_regions_configure(&tr->regions, skel, p->max_entries);
+	tracer_regions_configure(&tr->regions, skel, &tr->packing, p->max_entries);
 }
 
 static int load(struct tracer *tr, const struct options *o)
@@ -242,14 +249,16 @@ static int start_collector(struct tracer *tr, const struct plan *p)
 	struct collector_maps m = {
 		.entries_fd = bpf_map__fd(tr->skel->maps.td_entries),
 		.vals_fd = bpf_map__fd(tr->skel->maps.td_vals),
+		.changed_fd = bpf_map__fd(tr->skel->maps.td_changed),
+		.names_fd = bpf_map__fd(tr->skel->maps.td_names),
 		.free_fd = bpf_map__fd(tr->skel->maps.td_free_slots),
 		.totals_fd = bpf_map__fd(tr->skel->maps.td_totals),
 		.flush_fd = bpf_program__fd(tr->skel->progs.td_flush),
 		.slot_gen = &tr->skel->bss->slot_gen,
-		.slots_used = &tr->skel->bss->slots_used,
+		.names_lost = &tr->skel->bss->names_lost,
 	};
 
-	return collector_init(&tr->coll, &m, p->max_entries, tr->cpus, tr->pmu_of);
+	return collector_init(&tr->coll, &m, p->max_entries, &tr->packing, tr->cpus, tr->pmu_of);
 }
 
 /* Fill the maps, start the counters, choose how members are read. */

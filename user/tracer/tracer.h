@@ -30,7 +30,8 @@ struct tracer {
 	bool *cpus;	       /* [PMU_MAX_CPUS]: CPUs counted (the collector drops offline ones) */
 	signed char *pmu_of;   /* [PMU_MAX_CPUS]: each counted CPU's PMU (plan's index), else -1 */
 	struct collector coll;
-	int stats_fd; /* --self-stats: BPF run-time stats stay on while it is open */
+	struct slot_packing packing; /* how each entry's counts are packed (td_entry_bytes) */
+	int stats_fd;		     /* --self-stats: BPF run-time stats stay on while it is open */
 	struct tracer_regions regions; /* --region: resolved before tracer_open, which keeps them */
 };
 
