@@ -119,6 +119,38 @@ static void fill_totals(struct td_cpu_totals *t, __u64 base)
 		p[i] = base * (i + 1);
 }
 
+/*
+ * New entries merged into the sum in place, from the back, among old ones
+ * the seek gallops over: every key once, in order, the shared one summed,
+ * exited kept once said.
+ */
+static void test_add_merges_in_place(void **state)
+{
+	struct entry_set acc = { 0 }, d = { 0 };
+
+	(void)state;
+	for (__u32 id = 2; id <= 200; id += 2)
+		push(&acc, ent(id, 1, 7, id, 1));
+	acc.v[1] = exited(acc.v[1]); /* id 4 */
+	push(&d, ent(1, 1, 7, 5, 1));
+	push(&d, ent(4, 1, 7, 6, 2));
+	push(&d, ent(5, 1, 7, 7, 1));
+	push(&d, ent(151, 1, 7, 8, 1));
+	push(&d, ent(201, 1, 7, 9, 1));
+	assert_int_equal(entries_add(&acc, &d), 0);
+	assert_int_equal(acc.nr, 100 + 4);
+	assert_sorted(&acc);
+	assert_entry(&acc.v[0], 1, 1, 7, 5, 1);
+	assert_entry(&acc.v[1], 2, 1, 7, 2, 1);
+	assert_entry(&acc.v[2], 4, 1, 7, 4 + 6, 1 + 2);
+	assert_true(acc.v[2].flags & TD_TASK_EXITED);
+	assert_entry(&acc.v[3], 5, 1, 7, 7, 1);
+	assert_entry(&acc.v[acc.nr - 1], 201, 1, 7, 9, 1);
+	assert_entry(&acc.v[77], 151, 1, 7, 8, 1); /* 1, 2..150 (75), 151 */
+	entries_free(&acc);
+	entries_free(&d);
+}
+
 /* ------------------------------------------------------------ td_key_cmp */
 
 static void test_key_cmp(void **state)
@@ -1074,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_key_cmp),
 		cmocka_unit_test(test_sort_reserve_free),
 		cmocka_unit_test(test_add_running_sum),
+		cmocka_unit_test(test_add_merges_in_place),
 		cmocka_unit_test(test_add_totals),
 		cmocka_unit_test(test_width_per_set),
 		cmocka_unit_test(test_conserved),

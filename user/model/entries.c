@@ -27,7 +27,7 @@ void entries_sort(struct entry_set *s)
 void entries_free(struct entry_set *s)
 {
 	free(s->v);
-	free(s->spare);
+	free(s->fresh);
 	region_set_free(&s->regions);
 	memset(s, 0, sizeof(*s));
 }
@@ -46,17 +46,17 @@ static void add_into(struct entry *into, const struct entry *e, struct td_width 
 
 int entries_add(struct entry_set *acc, const struct entry_set *delta)
 {
-	size_t i = 0, j = 0, n = 0, nr_new = 0, cap;
+	size_t i = 0, nr_new = 0, out;
 	struct td_width w = acc->width;
-	struct entry *out;
 
-	/* Room for a merge first: on -ENOMEM, acc is as it was. */
-	if (array_reserve((void **)&acc->spare, &acc->spare_cap, acc->nr + delta->nr + 1,
-			  sizeof(*out)))
+	/* Room first: on -ENOMEM, acc is as it was. */
+	if (entries_reserve(acc, acc->nr + delta->nr + 1) ||
+	    array_reserve((void **)&acc->fresh, &acc->fresh_cap, delta->nr + 1,
+			  sizeof(*acc->fresh)))
 		return -ENOMEM;
 	/*
-	 * Mostly the same tasks as the interval before: add in place, and
-	 * merge (copying the whole sum) only when some entries are new.
+	 * Mostly tasks already in the sum: add in place (the seek gallops
+	 * over those not charged), and note the others.
 	 */
 	for (size_t k = 0; k < delta->nr; k++) {
 		struct entry *e = TD_SEEK(acc->v, acc->nr, &i, &delta->v[k].key);
@@ -64,29 +64,21 @@ int entries_add(struct entry_set *acc, const struct entry_set *delta)
 		if (e)
 			add_into(e, &delta->v[k], w);
 		else
-			nr_new++;
+			acc->fresh[nr_new++] = k;
 	}
-	if (nr_new) {
-		out = acc->spare;
-		/* Those already in acc were added above: merge in the others. */
-		for (i = 0; i < acc->nr || j < delta->nr;) {
-			int cmp = i == acc->nr	   ? 1
-				  : j == delta->nr ? -1
-						   : td_key_cmp(&acc->v[i].key, &delta->v[j].key);
+	/* The new ones merged in from the back, in place: no second copy of the sum. */
+	out = acc->nr + nr_new;
+	i = acc->nr;
+	acc->nr = out;
+	while (nr_new) {
+		const struct entry *d = &delta->v[acc->fresh[nr_new - 1]];
 
-			if (cmp > 0)
-				out[n++] = delta->v[j++];
-			else
-				out[n++] = acc->v[i++];
-			if (!cmp)
-				j++;
+		if (i && td_key_cmp(&acc->v[i - 1].key, &d->key) > 0) {
+			acc->v[--out] = acc->v[--i];
+		} else {
+			acc->v[--out] = *d;
+			nr_new--;
 		}
-		cap = acc->cap;
-		acc->spare = acc->v;
-		acc->v = out;
-		acc->cap = acc->spare_cap;
-		acc->spare_cap = cap;
-		acc->nr = n;
 	}
 	totals_add(&acc->totals, &delta->totals);
 	for (int k = 0; k < TD_MAX_PMUS; k++)

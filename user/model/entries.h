@@ -30,9 +30,9 @@ struct entry_set {
 	/* What its counts fill: every sum over the set looks that far. Zeroed: the whole struct. */
 	struct td_width width;
 	size_t nr, cap;
-	/* entries_add merges into this and swaps: no fresh memory at every interval. */
-	struct entry *spare;
-	size_t spare_cap;
+	/* entries_add's scratch: which of an interval's entries are new to this set. */
+	size_t *fresh;
+	size_t fresh_cap;
 	struct td_cpu_totals totals;		      /* summed over CPUs */
 	struct td_cpu_totals pmu_totals[TD_MAX_PMUS]; /* the same, over each core PMU's CPUs */
 	struct region_set regions;		      /* --region: the regions' rows */
