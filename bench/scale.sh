@@ -17,6 +17,10 @@
 #   MODES="table json-file json-null exporter" MAX_TASKS= bench/scale.sh
 # BUSY is in threads per thousand. MAX_TASKS, when set, is passed to every
 # run as --max-tasks (tdtrace sizes the map itself otherwise; --probe says how).
+# tdtrace and curl run SCHED_FIFO at RT_PRIO (default 1; empty: as they
+# are): thousands of runnable threads, the crowd's at 100% or another load's,
+# would otherwise starve the measured process, which then skips intervals
+# and looks cheaper than it is. Its CPU time is the same either way.
 set -u
 TASKS=${TASKS:-100000}
 PROCESSES=${PROCESSES:-1000}
@@ -30,6 +34,9 @@ EXPORTER_CGROUPS=${EXPORTER_CGROUPS:-10000}
 MODES=${MODES:-table json-file json-null exporter}
 MAX_TASKS=${MAX_TASKS:-}
 SCRAPES=${SCRAPES:-5}
+RT_PRIO=${RT_PRIO-1}
+RT=""
+[ -n "$RT_PRIO" ] && RT="chrt -f $RT_PRIO"
 B=${OUTPUT:-build}
 PORT=$((20000 + $$ % 20000))
 TMP=$(mktemp -d)
@@ -130,7 +137,7 @@ map_memlock() {
 scrape() {
 	: >"$TMP/scrapes"
 	for _ in $(seq "$SCRAPES"); do
-		curl -s -m 30 -o "$TMP/metrics" -w '%{time_total} %{size_download}\n' \
+		$RT curl -s -m 30 -o "$TMP/metrics" -w '%{time_total} %{size_download}\n' \
 			"http://127.0.0.1:$PORT/metrics" >>"$TMP/scrapes"
 	done
 	# Series of every cgroup the machine has, and of the crowd's.
@@ -160,9 +167,9 @@ measure() {
 	rm -f "$TMP/out"
 	: >"$TMP/err"
 	if [ -n "$out" ]; then
-		"$B/tdtrace" "$@" >"$out" 2>"$TMP/err" &
+		$RT "$B/tdtrace" "$@" >"$out" 2>"$TMP/err" &
 	else
-		"$B/tdtrace" "$@" 2>"$TMP/err" &
+		$RT "$B/tdtrace" "$@" 2>"$TMP/err" &
 	fi
 	td=$!
 	for _ in $(seq 1200); do
@@ -242,7 +249,7 @@ fi
 echo
 echo "Crowd: $TASKS threads in $PROCESSES processes over $CGROUPS cgroups" \
 	"(and $EXPORTER_CGROUPS processes and cgroups for the exporter), busy ones wake every $PERIOD ms;" \
-	"tdtrace --software -I 1000${MAX_TASKS:+ --max-tasks $MAX_TASKS}, CPU over $RUN s after $WARMUP s," \
+	"tdtrace --software -I 1000${MAX_TASKS:+ --max-tasks $MAX_TASKS}${RT:+ under $RT}, CPU over $RUN s after $WARMUP s," \
 	"median of $ROUNDS (range), the largest RSS. Entry map: $map."
 echo
 echo "| cgroups | busy | mode | CPU per interval | peak RSS (VmHWM) | own heap (RssAnon) | maps' memlock (largest) | dropped | process rows | scrape time | scrape size (cgroup series: all/crowd's) |"
