@@ -13,6 +13,7 @@
 #   make valgrind   the unit tests under valgrind
 #   make fuzz       each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60)
 #   make bench      overhead benchmark: prints a table (see BENCHMARKS.md)
+#   make bench-scale  its part at 100,000 threads alone (SCALE_TASKS=100000)
 #   make soak       10 minutes under a mixed load, checked (SOAK_SECONDS=600)
 #   make hwcheck    on TopDown hardware: tdtrace against perf stat -M (tests/hw/)
 #   make arm64      cross-build build/arm64/tdtrace (installs the arm64 packages)
@@ -55,7 +56,7 @@ INTEG_TESTS := $(patsubst tests/integration/%.c,$(OUTPUT)/tests/%,$(wildcard tes
 FAULT_TESTS := $(patsubst tests/faults/%.c,$(OUTPUT)/tests/%,$(wildcard tests/faults/test_*.c))
 TEST_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUTPUT)/tests/%,$(wildcard tests/integration/helpers/*.c))
 
-.PHONY: all man hwcheck run check test unit integration tdregion install-tdregion uninstall-tdregion sanitize sanitize-tests valgrind fuzz bench soak arm64 \
+.PHONY: all man hwcheck run check test unit integration tdregion install-tdregion uninstall-tdregion sanitize sanitize-tests valgrind fuzz bench bench-scale soak arm64 \
 	deps deps-arm64 clean
 .DELETE_ON_ERROR:
 # The test summary must be the last line CI sees.
@@ -209,8 +210,12 @@ $(OUTPUT)/region_floor: bench/region_floor.c $(OUTPUT)/region_floor.skel.h
 $(OUTPUT)/region_target: bench/region_target.c include/tdtrace/region.h | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(OUTPUT)/tasks: bench/tasks.c | $(OUTPUT)
+$(OUTPUT)/tasks: bench/tasks.c bench/crowd_end.h | $(OUTPUT)
 	$(CC) $(CFLAGS) $< -o $@
+
+# bench/scale.sh's crowd: 100,000 threads over processes and cgroups.
+$(OUTPUT)/crowd: bench/crowd.c bench/crowd_end.h | $(OUTPUT)
+	$(CC) $(CFLAGS) $< -pthread -o $@
 
 # libtdregion's cost per begin/end pair, in each read mode there is here.
 $(OUTPUT)/tdregion-bench: bench/tdregion.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
@@ -218,6 +223,10 @@ $(OUTPUT)/tdregion-bench: bench/tdregion.c $(OUTPUT)/libtdregion.a | $(OUTPUT)
 
 # Crowds for the user-space part: CPU, RSS and drops at each size (issue 16).
 BENCH_TASKS ?= 1000 10000 30000
+# The scale part (issue 25): a crowd of threads, 1%, 10% and 100% busy, each
+# output mode and the exporter; empty to leave it out. bench/scale.sh says
+# what else it takes (TASKS, PROCESSES, CGROUPS, BUSY, ...).
+SCALE_TASKS ?= 100000
 
 bench: deps
 	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/floor $(OUTPUT)/tasks $(OUTPUT)/tdregion-bench
@@ -227,6 +236,12 @@ bench: deps
 	bench/versus.sh
 	$(MAKE) $(OUTPUT)/region_floor $(OUTPUT)/region_target
 	bench/region.sh
+	[ -z "$(SCALE_TASKS)" ] || $(MAKE) bench-scale
+
+# The scale part alone (a few minutes at 100,000 threads).
+bench-scale: deps
+	$(MAKE) $(OUTPUT)/tdtrace $(OUTPUT)/crowd
+	TASKS=$(SCALE_TASKS) bench/scale.sh
 
 # Not in make check (it takes 10 minutes); its result is quoted in BENCHMARKS.md.
 soak: deps

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "crowd_end.h"
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -92,14 +94,7 @@ int main(int argc, char **argv)
 	while (!stop)
 		pause();
 out:
-	for (int i = 0; i < started; i++)
-		kill(pids[i], SIGKILL);
-	for (int i = 0; i < started; i++)
-		waitpid(pids[i], NULL, 0);
-	for (int c = 0; c < m; c++) {
-		snprintf(path, sizeof(path), "%s/c%d", argv[1], c);
-		rmdir(path);
-	}
+	crowd_end(pids, started, argv[1], m);
 	free(pids);
 	return 0;
 }
