@@ -110,7 +110,9 @@ struct layout {
  * td_attach sees a running task moved, it leaves a pending move for that
  * CPU; the next read there splits the delta at the move, the part before
  * going to the old cgroup. Both are plain arrays indexed by CPU (sized by
- * the loader) because the mover runs on another CPU.
+ * the loader) because the mover runs on another CPU. Each CPU writes its
+ * struct running at every switch: one cache line each, or two CPUs
+ * switching at once take the line from each other.
  */
 struct running {
 	u64 cgroup_id;
@@ -118,7 +120,7 @@ struct running {
 	u32 tgid;
 	u32 traced;
 	u32 valid; /* written once: td_unseen counts only after a first switch here */
-};
+} __attribute__((aligned(64)));
 
 struct pending_move {
 	u64 when_ns; /* bpf_ktime_get_ns() just after the move */
@@ -385,12 +387,26 @@ static __always_inline bool traced(struct task_struct *t)
 	return true;
 }
 
-/* Remember what runs on this CPU now, for td_attach. */
-static __always_inline void note_running(struct task_struct *t, bool t_traced)
+/*
+ * This CPU's entry of td_running: looked up once per program run and
+ * handed to what reads or writes it.
+ */
+static __always_inline struct running *running_here(void)
 {
 	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
 
+	return bpf_map_lookup_elem(&td_running, &cpu);
+}
+
+/* Does @r name @t: was @t seen switching in here (or moved by td_attach since)? */
+static __always_inline bool names(const struct running *r, struct task_struct *t)
+{
+	return r && r->pid == t->pid && r->tgid == t->tgid;
+}
+
+/* Remember in @r what runs on this CPU now, for td_attach. */
+static __always_inline void note_running(struct running *r, struct task_struct *t, bool t_traced)
+{
 	if (!r)
 		return;
 	r->pid = t->pid;
@@ -405,12 +421,10 @@ static __always_inline void note_running(struct task_struct *t, bool t_traced)
  * in td_running (td_attach updates it if the task moves): one lookup saved
  * per switch.
  */
-static __always_inline bool traced_when_switched_in(struct task_struct *prev)
+static __always_inline bool traced_when_switched_in(const struct running *r,
+						    struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
-
-	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+	if (names(r, prev))
 		return r->traced;
 	return traced(prev);
 }
@@ -419,14 +433,11 @@ static __always_inline bool traced_when_switched_in(struct task_struct *prev)
  * The cgroup of @prev: recorded when it was switched in (and updated by
  * td_attach if it moved), which saves a helper call per switch.
  */
-static __always_inline u64 running_cgroup(struct task_struct *prev)
+static __always_inline u64 running_cgroup(const struct running *r, struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
-
 	if (!prev->pid)
 		return TD_IDLE_CGROUP_ID;
-	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+	if (names(r, prev))
 		return r->cgroup_id;
 	return bpf_get_current_cgroup_id();
 }
@@ -919,10 +930,14 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	return 0;
 }
 
-/* Charge @prev (to its own cgroup) with this CPU's deltas since the last read. */
-static __always_inline int account(struct task_struct *prev, bool prev_traced)
+/*
+ * Charge @prev (to its own cgroup) with this CPU's deltas since the last
+ * read; @r is this CPU's td_running.
+ */
+static __always_inline int account(struct task_struct *prev, bool prev_traced,
+				   const struct running *r)
 {
-	return account_to(prev, prev_traced, running_cgroup(prev));
+	return account_to(prev, prev_traced, running_cgroup(r, prev));
 }
 
 /* ------------------------------------------------------------- programs */
@@ -934,14 +949,13 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
  * more than @prev's: counted (unseen_switches), so that a user sees when
  * attribution on a machine is approximate.
  */
-static __always_inline void note_unseen(struct task_struct *prev)
+static __always_inline void note_unseen(const struct running *r, struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id(), zero = 0, half;
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
 	struct td_cpu_totals *tot;
 	struct cpu_state *st;
+	u32 zero = 0, half;
 
-	if (!r || !r->valid || (r->pid == prev->pid && r->tgid == prev->tgid))
+	if (!r || !r->valid || names(r, prev))
 		return;
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (!st)
@@ -955,23 +969,24 @@ static __always_inline void note_unseen(struct task_struct *prev)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
+	struct running *r = running_here();
 	bool prev_traced, next_traced;
 
-	note_unseen(prev);
+	note_unseen(r, prev);
 	if (!filter_pids && !nr_cgroup_filters) {
-		account(prev, true);
-		note_running(next, true);
+		account(prev, true, r);
+		note_running(r, next, true);
 		return 0;
 	}
 	/*
 	 * Between two untraced tasks read nothing: the next read, when a
 	 * traced task comes in, charges the gap to the untraced bucket.
 	 */
-	prev_traced = traced_when_switched_in(prev);
+	prev_traced = traced_when_switched_in(r, prev);
 	next_traced = traced(next);
 	if (prev_traced || next_traced)
-		account(prev, prev_traced);
-	note_running(next, next_traced);
+		account(prev, prev_traced, r);
+	note_running(r, next, next_traced);
 	/* The last thread's final switch: free its slot, or a fork-heavy COMMAND fills the map. */
 	if (filter_pids && prev->exit_state && !prev->signal->live.counter) {
 		u32 tgid = prev->tgid;
@@ -998,12 +1013,13 @@ SEC("raw_tp")
 int td_flush(void *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	struct running *r = running_here();
 	bool t_traced = traced(t);
 	struct cpu_state *st;
 	u32 zero = 0;
 
-	account(t, t_traced);
-	note_running(t, t_traced);
+	account(t, t_traced, r);
+	note_running(r, t, t_traced);
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (st)
 		st->layout.epoch++;
@@ -1140,7 +1156,7 @@ int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct
 SEC("perf_event")
 int td_cgroup_switch(struct bpf_perf_event_data *ctx)
 {
-	account(bpf_get_current_task_btf(), true);
+	account(bpf_get_current_task_btf(), true, running_here());
 	return 0;
 }
 
