@@ -77,21 +77,26 @@ struct td_selfcheck selfcheck; /* what td_selfcheck found */
  * Layout: counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for
  * s < nr_counters; it belongs to group group[s], and leads it if
  * leads[s]. nr_counters 0: the CPU is not counted.
+ *
+ * What every switch reads or writes comes first, the first slot and group
+ * of each array near the layout: with one counter (--software) a switch
+ * touches 3 lines here before the delta, not 10.
  */
 struct cpu_state {
 	struct td_layout layout;
-	__u64 last[TD_MAX_COUNTERS];
+	__u64 primed; /* the first read on a CPU only sets the baseline */
 	__u64 last_enabled[TD_MAX_GROUPS];
 	__u64 last_running[TD_MAX_GROUPS];
-	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
-	__u64 cur_enabled[TD_MAX_GROUPS];
-	__u64 cur_running[TD_MAX_GROUPS];
-	__u64 primed;			     /* the first read on a CPU only sets the baseline */
-	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
-	__u64 scratch;			     /* see member_event() in member_read.h */
-	/* Scratch of a switch, too big for the BPF stack: the delta, and its part before a move. */
+	__u64 last[TD_MAX_COUNTERS];
+	/*
+	 * Scratch of a switch, too big for the BPF stack: the reads, made
+	 * the delta in place once every read succeeded (take_delta), and
+	 * its part before a move.
+	 */
 	struct td_counts delta;
 	struct td_counts moved;
+	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
+	__u64 scratch;			     /* see member_event() in member_read.h */
 };
 
 /*
@@ -548,12 +553,45 @@ static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st
  * and scalars; the per-CPU state they look up themselves.
  */
 
+/* *@v, a read, made the delta since the baseline *@last, which moves on to it. */
+static __always_inline void since_last(u64 *v, u64 *last)
+{
+	u64 now = *v;
+
+	*v = now - *last;
+	*last = now;
+}
+
 /*
- * Read the first @nr counters of this CPU into st->cur, and each group's
- * enabled/running times, from its leader (a group is scheduled as one),
- * into st->cur_enabled and st->cur_running.
+ * Make the reads in st->delta the delta: less the baseline st->last, for
+ * the first @nr counters and @ng groups, the baseline moved on to the
+ * reads.
  */
-__noinline int read_counters(int nr)
+static __always_inline void take_delta(struct cpu_state *st, int nr, int ng)
+{
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		since_last(&st->delta.count[i], &st->last[i]);
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		since_last(&st->delta.enabled_ns[g], &st->last_enabled[g]);
+		since_last(&st->delta.running_ns[g], &st->last_running[g]);
+	}
+	st->delta.slices = 1;
+}
+
+/*
+ * This CPU's delta since its last read, in st->delta: read the first @nr
+ * counters into st->delta.count, and the first @ng groups' enabled and
+ * running times, each from its leader (a group is scheduled as one), into
+ * st->delta.enabled_ns and running_ns; then, every read done, make them
+ * the delta. A failed read keeps the old baseline: the next delta covers
+ * this slice too.
+ */
+__noinline int read_counters(int nr, int ng)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
@@ -570,19 +608,20 @@ __noinline int read_counters(int nr)
 
 			if (g >= TD_MAX_GROUPS || read_helper(slot, cpu, &v))
 				return -1;
-			st->cur[slot] = v.counter;
-			st->cur_enabled[g] = v.enabled;
-			st->cur_running[g] = v.running;
+			st->delta.count[slot] = v.counter;
+			st->delta.enabled_ns[g] = v.enabled;
+			st->delta.running_ns[g] = v.running;
 		} else if (members_direct && st->layout.direct[slot]) {
 			/* After their leader's read: their counts are current already. */
-			if (read_direct(slot, cpu, st, &st->cur[slot]))
+			if (read_direct(slot, cpu, st, &st->delta.count[slot]))
 				return -1;
 		} else {
 			if (read_helper(slot, cpu, &v))
 				return -1;
-			st->cur[slot] = v.counter;
+			st->delta.count[slot] = v.counter;
 		}
 	}
+	take_delta(st, nr, ng);
 	return 0;
 }
 
@@ -855,35 +894,6 @@ static __always_inline void split_at_move(struct task_struct *t, u32 half, struc
 }
 
 /*
- * This CPU's st->delta: st->cur less the baseline st->last, for the first
- * @nr counters and @ng groups, and the baseline moved on to st->cur.
- */
-__noinline int take_delta(int nr, int ng)
-{
-	struct cpu_state *st;
-
-	st = cpu_state_here();
-	if (!st)
-		return 0;
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= nr || i >= nr_counters)
-			break;
-		st->delta.count[i] = st->cur[i] - st->last[i];
-		st->last[i] = st->cur[i];
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= ng || g >= nr_groups)
-			break;
-		st->delta.enabled_ns[g] = st->cur_enabled[g] - st->last_enabled[g];
-		st->delta.running_ns[g] = st->cur_running[g] - st->last_running[g];
-		st->last_enabled[g] = st->cur_enabled[g];
-		st->last_running[g] = st->cur_running[g];
-	}
-	st->delta.slices = 1;
-	return 0;
-}
-
-/*
  * Charge @prev with this CPU's counter deltas since the last read here;
  * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
  * Only the slots and groups of this CPU's layout are touched: st->delta
@@ -910,14 +920,11 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	if (!tot)
 		return 0;
 
-	/* A failed read keeps the old baseline: the next delta covers this slice too. */
-	if (read_counters(l.nr)) {
+	if (read_counters(l.nr, l.ng)) {
 		tot->read_errors++;
 		return 0;
 	}
-
 	d = &st->delta;
-	take_delta(l.nr, l.ng);
 	if (!st->primed) {
 		st->primed = 1;
 		return 0;
@@ -1057,13 +1064,13 @@ int td_relayout(void *ctx)
 		st->member_event[i] = 0;
 	}
 	st->primed = 0;
+	/* From a zero baseline, the read below sets it to the counts now. */
+	__builtin_memset(st->last, 0, sizeof(st->last));
+	__builtin_memset(st->last_enabled, 0, sizeof(st->last_enabled));
+	__builtin_memset(st->last_running, 0, sizeof(st->last_running));
 	l = layout_of(st);
-	if (l.nr <= 0 || read_counters(l.nr))
+	if (l.nr <= 0 || read_counters(l.nr, l.ng))
 		return 0; /* not primed: the next read sets the baseline */
-	/* Whole arrays: slots past the layout are never read. */
-	__builtin_memcpy(st->last, st->cur, sizeof(st->last));
-	__builtin_memcpy(st->last_enabled, st->cur_enabled, sizeof(st->last_enabled));
-	__builtin_memcpy(st->last_running, st->cur_running, sizeof(st->last_running));
 	st->primed = 1;
 	return 0;
 }
