@@ -25,7 +25,7 @@
  * CPU. The uprobe programs run in process context with interrupts on, so
  * any of those may run in the middle of one, on the same CPU's cpu_state.
  * Hence the uprobe path:
- *   - reads into its own stack, never st->cur/st->delta, and with the
+ *   - reads into its own stack, never st->delta, and with the
  *     helper only (no direct member reads: their pointer cache is reset
  *     by td_relayout). Not a per-CPU scratch either: since 6.1 a uprobe
  *     program runs preemptible with no per-CPU recursion guard, so two

@@ -80,21 +80,26 @@ struct td_selfcheck selfcheck; /* what td_selfcheck found */
  * Layout: counter slot s of CPU c is td_counters[s * nr_cpu_ids + c], for
  * s < nr_counters; it belongs to group group[s], and leads it if
  * leads[s]. nr_counters 0: the CPU is not counted.
+ *
+ * What every switch reads or writes comes first, the first slot and group
+ * of each array near the layout: with one counter (--software) a switch
+ * touches 3 lines here before the delta, not 10.
  */
 struct cpu_state {
 	struct td_layout layout;
-	__u64 last[TD_MAX_COUNTERS];
+	__u64 primed; /* the first read on a CPU only sets the baseline */
 	__u64 last_enabled[TD_MAX_GROUPS];
 	__u64 last_running[TD_MAX_GROUPS];
-	__u64 cur[TD_MAX_COUNTERS]; /* scratch: committed only when every read succeeded */
-	__u64 cur_enabled[TD_MAX_GROUPS];
-	__u64 cur_running[TD_MAX_GROUPS];
-	__u64 primed;			     /* the first read on a CPU only sets the baseline */
-	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
-	__u64 scratch;			     /* see member_event() in member_read.h */
-	/* Scratch of a switch, too big for the BPF stack: the delta, and its part before a move. */
+	__u64 last[TD_MAX_COUNTERS];
+	/*
+	 * Scratch of a switch, too big for the BPF stack: the reads, made
+	 * the delta in place once every read succeeded (take_delta), and
+	 * its part before a move.
+	 */
 	struct td_counts delta;
 	struct td_counts moved;
+	__u64 member_event[TD_MAX_COUNTERS]; /* struct perf_event * of each member, once found */
+	__u64 scratch;			     /* see member_event() in member_read.h */
 };
 
 /*
@@ -113,7 +118,9 @@ struct layout {
  * td_attach sees a running task moved, it leaves a pending move for that
  * CPU; the next read there splits the delta at the move, the part before
  * going to the old cgroup. Both are plain arrays indexed by CPU (sized by
- * the loader) because the mover runs on another CPU.
+ * the loader) because the mover runs on another CPU. Each CPU writes its
+ * struct running at every switch: one cache line each, or two CPUs
+ * switching at once take the line from each other.
  */
 struct running {
 	u64 cgroup_id;
@@ -121,7 +128,7 @@ struct running {
 	u32 tgid;
 	u32 traced;
 	u32 valid; /* written once: td_unseen counts only after a first switch here */
-};
+} __attribute__((aligned(64)));
 
 struct pending_move {
 	u64 when_ns; /* bpf_ktime_get_ns() just after the move */
@@ -409,12 +416,26 @@ static __always_inline bool traced(struct task_struct *t)
 	return true;
 }
 
-/* Remember what runs on this CPU now, for td_attach. */
-static __always_inline void note_running(struct task_struct *t, bool t_traced)
+/*
+ * This CPU's entry of td_running: looked up once per program run and
+ * handed to what reads or writes it.
+ */
+static __always_inline struct running *running_here(void)
 {
 	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
 
+	return bpf_map_lookup_elem(&td_running, &cpu);
+}
+
+/* Does @r name @t: was @t seen switching in here (or moved by td_attach since)? */
+static __always_inline bool names(const struct running *r, struct task_struct *t)
+{
+	return r && r->pid == t->pid && r->tgid == t->tgid;
+}
+
+/* Remember in @r what runs on this CPU now, for td_attach. */
+static __always_inline void note_running(struct running *r, struct task_struct *t, bool t_traced)
+{
 	if (!r)
 		return;
 	r->pid = t->pid;
@@ -429,12 +450,10 @@ static __always_inline void note_running(struct task_struct *t, bool t_traced)
  * in td_running (td_attach updates it if the task moves): one lookup saved
  * per switch.
  */
-static __always_inline bool traced_when_switched_in(struct task_struct *prev)
+static __always_inline bool traced_when_switched_in(const struct running *r,
+						    struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
-
-	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+	if (names(r, prev))
 		return r->traced;
 	return traced(prev);
 }
@@ -443,14 +462,11 @@ static __always_inline bool traced_when_switched_in(struct task_struct *prev)
  * The cgroup of @prev: recorded when it was switched in (and updated by
  * td_attach if it moved), which saves a helper call per switch.
  */
-static __always_inline u64 running_cgroup(struct task_struct *prev)
+static __always_inline u64 running_cgroup(const struct running *r, struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id();
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
-
 	if (!prev->pid)
 		return TD_IDLE_CGROUP_ID;
-	if (r && r->pid == prev->pid && r->tgid == prev->tgid)
+	if (names(r, prev))
 		return r->cgroup_id;
 	return bpf_get_current_cgroup_id();
 }
@@ -561,12 +577,45 @@ static __always_inline void check_member(int slot, u32 cpu, struct cpu_state *st
  * and scalars; the per-CPU state they look up themselves.
  */
 
+/* *@v, a read, made the delta since the baseline *@last, which moves on to it. */
+static __always_inline void since_last(u64 *v, u64 *last)
+{
+	u64 now = *v;
+
+	*v = now - *last;
+	*last = now;
+}
+
 /*
- * Read the first @nr counters of this CPU into st->cur, and each group's
- * enabled/running times, from its leader (a group is scheduled as one),
- * into st->cur_enabled and st->cur_running.
+ * Make the reads in st->delta the delta: less the baseline st->last, for
+ * the first @nr counters and @ng groups, the baseline moved on to the
+ * reads.
  */
-__noinline int read_counters(int nr)
+static __always_inline void take_delta(struct cpu_state *st, int nr, int ng)
+{
+	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
+		if (i >= nr || i >= nr_counters)
+			break;
+		since_last(&st->delta.count[i], &st->last[i]);
+	}
+	for (int g = 0; g < TD_MAX_GROUPS; g++) {
+		if (g >= ng || g >= nr_groups)
+			break;
+		since_last(&st->delta.enabled_ns[g], &st->last_enabled[g]);
+		since_last(&st->delta.running_ns[g], &st->last_running[g]);
+	}
+	st->delta.slices = 1;
+}
+
+/*
+ * This CPU's delta since its last read, in st->delta: read the first @nr
+ * counters into st->delta.count, and the first @ng groups' enabled and
+ * running times, each from its leader (a group is scheduled as one), into
+ * st->delta.enabled_ns and running_ns; then, every read done, make them
+ * the delta. A failed read keeps the old baseline: the next delta covers
+ * this slice too.
+ */
+__noinline int read_counters(int nr, int ng)
 {
 	u32 cpu = bpf_get_smp_processor_id();
 	struct bpf_perf_event_value v;
@@ -583,19 +632,20 @@ __noinline int read_counters(int nr)
 
 			if (g >= TD_MAX_GROUPS || read_helper(slot, cpu, &v))
 				return -1;
-			st->cur[slot] = v.counter;
-			st->cur_enabled[g] = v.enabled;
-			st->cur_running[g] = v.running;
+			st->delta.count[slot] = v.counter;
+			st->delta.enabled_ns[g] = v.enabled;
+			st->delta.running_ns[g] = v.running;
 		} else if (members_direct && st->layout.direct[slot]) {
 			/* After their leader's read: their counts are current already. */
-			if (read_direct(slot, cpu, st, &st->cur[slot]))
+			if (read_direct(slot, cpu, st, &st->delta.count[slot]))
 				return -1;
 		} else {
 			if (read_helper(slot, cpu, &v))
 				return -1;
-			st->cur[slot] = v.counter;
+			st->delta.count[slot] = v.counter;
 		}
 	}
+	take_delta(st, nr, ng);
 	return 0;
 }
 
@@ -936,35 +986,6 @@ static __always_inline void split_at_move(struct task_struct *t, u32 epoch, stru
 }
 
 /*
- * This CPU's st->delta: st->cur less the baseline st->last, for the first
- * @nr counters and @ng groups, and the baseline moved on to st->cur.
- */
-__noinline int take_delta(int nr, int ng)
-{
-	struct cpu_state *st;
-
-	st = cpu_state_here();
-	if (!st)
-		return 0;
-	for (int i = 0; i < TD_MAX_COUNTERS; i++) {
-		if (i >= nr || i >= nr_counters)
-			break;
-		st->delta.count[i] = st->cur[i] - st->last[i];
-		st->last[i] = st->cur[i];
-	}
-	for (int g = 0; g < TD_MAX_GROUPS; g++) {
-		if (g >= ng || g >= nr_groups)
-			break;
-		st->delta.enabled_ns[g] = st->cur_enabled[g] - st->last_enabled[g];
-		st->delta.running_ns[g] = st->cur_running[g] - st->last_running[g];
-		st->last_enabled[g] = st->cur_enabled[g];
-		st->last_running[g] = st->cur_running[g];
-	}
-	st->delta.slices = 1;
-	return 0;
-}
-
-/*
  * Charge @prev with this CPU's counter deltas since the last read here;
  * a task outside the -c/-p/COMMAND targets goes to the untraced bucket.
  * Only the slots and groups of this CPU's layout are touched: st->delta
@@ -992,14 +1013,11 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	if (!tot)
 		return 0;
 
-	/* A failed read keeps the old baseline: the next delta covers this slice too. */
-	if (read_counters(l.nr)) {
+	if (read_counters(l.nr, l.ng)) {
 		tot->read_errors++;
 		return 0;
 	}
-
 	d = &st->delta;
-	take_delta(l.nr, l.ng);
 	if (!st->primed) {
 		st->primed = 1;
 		return 0;
@@ -1012,10 +1030,14 @@ static __always_inline int account_to(struct task_struct *prev, bool prev_traced
 	return 0;
 }
 
-/* Charge @prev (to its own cgroup) with this CPU's deltas since the last read. */
-static __always_inline int account(struct task_struct *prev, bool prev_traced)
+/*
+ * Charge @prev (to its own cgroup) with this CPU's deltas since the last
+ * read; @r is this CPU's td_running.
+ */
+static __always_inline int account(struct task_struct *prev, bool prev_traced,
+				   const struct running *r)
 {
-	return account_to(prev, prev_traced, running_cgroup(prev));
+	return account_to(prev, prev_traced, running_cgroup(r, prev));
 }
 
 /* ------------------------------------------------------------- programs */
@@ -1027,14 +1049,13 @@ static __always_inline int account(struct task_struct *prev, bool prev_traced)
  * more than @prev's: counted (unseen_switches), so that a user sees when
  * attribution on a machine is approximate.
  */
-static __always_inline void note_unseen(struct task_struct *prev)
+static __always_inline void note_unseen(const struct running *r, struct task_struct *prev)
 {
-	u32 cpu = bpf_get_smp_processor_id(), zero = 0, half;
-	struct running *r = bpf_map_lookup_elem(&td_running, &cpu);
 	struct td_cpu_totals *tot;
 	struct cpu_state *st;
+	u32 zero = 0, half;
 
-	if (!r || !r->valid || (r->pid == prev->pid && r->tgid == prev->tgid))
+	if (!r || !r->valid || names(r, prev))
 		return;
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (!st)
@@ -1048,23 +1069,24 @@ static __always_inline void note_unseen(struct task_struct *prev)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(td_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
+	struct running *r = running_here();
 	bool prev_traced, next_traced;
 
-	note_unseen(prev);
+	note_unseen(r, prev);
 	if (!filter_pids && !nr_cgroup_filters) {
-		account(prev, true);
-		note_running(next, true);
+		account(prev, true, r);
+		note_running(r, next, true);
 		return 0;
 	}
 	/*
 	 * Between two untraced tasks read nothing: the next read, when a
 	 * traced task comes in, charges the gap to the untraced bucket.
 	 */
-	prev_traced = traced_when_switched_in(prev);
+	prev_traced = traced_when_switched_in(r, prev);
 	next_traced = traced(next);
 	if (prev_traced || next_traced)
-		account(prev, prev_traced);
-	note_running(next, next_traced);
+		account(prev, prev_traced, r);
+	note_running(r, next, next_traced);
 	/* The last thread's final switch: free its slot, or a fork-heavy COMMAND fills the map. */
 	if (filter_pids && prev->exit_state && !prev->signal->live.counter) {
 		u32 tgid = prev->tgid;
@@ -1091,12 +1113,13 @@ SEC("raw_tp")
 int td_flush(void *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	struct running *r = running_here();
 	bool t_traced = traced(t);
 	struct cpu_state *st;
 	u32 zero = 0;
 
-	account(t, t_traced);
-	note_running(t, t_traced);
+	account(t, t_traced, r);
+	note_running(r, t, t_traced);
 	st = bpf_map_lookup_elem(&td_cpu_state, &zero);
 	if (st)
 		st->layout.epoch++;
@@ -1134,13 +1157,13 @@ int td_relayout(void *ctx)
 		st->member_event[i] = 0;
 	}
 	st->primed = 0;
+	/* From a zero baseline, the read below sets it to the counts now. */
+	__builtin_memset(st->last, 0, sizeof(st->last));
+	__builtin_memset(st->last_enabled, 0, sizeof(st->last_enabled));
+	__builtin_memset(st->last_running, 0, sizeof(st->last_running));
 	l = layout_of(st);
-	if (l.nr <= 0 || read_counters(l.nr))
+	if (l.nr <= 0 || read_counters(l.nr, l.ng))
 		return 0; /* not primed: the next read sets the baseline */
-	/* Whole arrays: slots past the layout are never read. */
-	__builtin_memcpy(st->last, st->cur, sizeof(st->last));
-	__builtin_memcpy(st->last_enabled, st->cur_enabled, sizeof(st->last_enabled));
-	__builtin_memcpy(st->last_running, st->cur_running, sizeof(st->last_running));
 	st->primed = 1;
 	return 0;
 }
@@ -1233,7 +1256,7 @@ int BPF_PROG(td_attach, struct cgroup *dst, const char *path, struct task_struct
 SEC("perf_event")
 int td_cgroup_switch(struct bpf_perf_event_data *ctx)
 {
-	account(bpf_get_current_task_btf(), true);
+	account(bpf_get_current_task_btf(), true, running_here());
 	return 0;
 }
 
