@@ -539,6 +539,24 @@ static void test_fast_numbers_match_printf(void **state)
 		assert_string_equal(o.buf, want);
 		free(o.buf);
 	}
+	/* Every power of ten and its neighbours, then random widths: two digits at a time. */
+	for (int k = 0; k < 20000; k++) {
+		unsigned long long v = next_rand(&x) >> (k % 64);
+		struct out o;
+
+		if (k < 60) {
+			v = 1;
+			for (int e = 0; e < k / 3; e++)
+				v *= 10;
+			v += (unsigned long long)(k % 3) - 1;
+		}
+		out_open(&o);
+		json_write_u64(o.f, v);
+		out_close(&o);
+		snprintf(want, sizeof(want), "%llu", v);
+		assert_string_equal(o.buf, want);
+		free(o.buf);
+	}
 	for (int k = 0; k < 200000; k++) {
 		int decimals = k % 7;
 		double v;

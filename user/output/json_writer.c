@@ -107,15 +107,28 @@ static void put_number(struct jw *w, const char *buf)
 	}
 }
 
+/* "00" to "99": two digits per division, half the divisions of one per digit. */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+
 void jw_u64(struct jw *w, unsigned long long v)
 {
 	char buf[24];
 	char *p = buf + sizeof(buf);
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, two_digits + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, two_digits + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 	jw_write(w, p, (size_t)(buf + sizeof(buf) - p));
 }
 
@@ -227,9 +240,10 @@ void jw_write_long(struct jw *w, const char *s, size_t n)
 /* The FILE forms: one buffer's worth at a time, flushed at once. */
 #define JW_FILE(call)                                                                              \
 	do {                                                                                       \
+		char b_[1024];                                                                     \
 		struct jw w_;                                                                      \
                                                                                                    \
-		jw_init(&w_, f);                                                                   \
+		jw_init(&w_, f, b_, sizeof(b_));                                                   \
 		call;                                                                              \
 		jw_flush(&w_);                                                                     \
 	} while (0)

@@ -8,21 +8,24 @@
 #include <string.h>
 
 /*
- * A line buffer in front of a FILE: JSON lines are written a few bytes at
- * a time (some 120 pieces for a line), and stdio's per-call cost was a
+ * A buffer in front of a FILE: JSON lines are written a few bytes at a
+ * time (some 120 pieces for a line), and stdio's per-call cost was a
  * third of a JSON run's CPU. Pieces go into buf; jw_flush hands it to the
- * FILE (also whenever it fills up).
+ * FILE, also whenever it fills up. A report's buffer holds many lines, so
+ * that a report costs a few large writes, not one per 8 KB.
  */
 struct jw {
 	FILE *f;
-	char *p; /* next free byte of buf */
-	char buf[8192];
+	char *p;   /* next free byte of buf */
+	char *end; /* one past buf's last byte */
+	char *buf;
 };
 
-static inline void jw_init(struct jw *w, FILE *f)
+static inline void jw_init(struct jw *w, FILE *f, char *buf, size_t size)
 {
 	w->f = f;
-	w->p = w->buf;
+	w->buf = w->p = buf;
+	w->end = buf + size;
 }
 
 void jw_flush(struct jw *w);
@@ -32,8 +35,8 @@ void jw_write_long(struct jw *w, const char *s, size_t n);
 
 static inline void jw_write(struct jw *w, const char *s, size_t n)
 {
-	if (n > (size_t)(w->buf + sizeof(w->buf) - w->p)) {
-		if (n > sizeof(w->buf) / 2) {
+	if (n > (size_t)(w->end - w->p)) {
+		if (n > (size_t)(w->end - w->buf) / 2) {
 			jw_write_long(w, s, n);
 			return;
 		}
@@ -50,7 +53,7 @@ static inline void jw_puts(struct jw *w, const char *s)
 
 static inline void jw_putc(struct jw *w, char c)
 {
-	if (w->p == w->buf + sizeof(w->buf))
+	if (w->p == w->end)
 		jw_flush(w);
 	*w->p++ = c;
 }
