@@ -2,6 +2,7 @@
 /* The exporter's metric families, from reports. See prometheus.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/options.h"
@@ -27,15 +28,58 @@ void exposition_init(struct exposition *x, double grace_s, unsigned int processe
 void exposition_free(struct exposition *x)
 {
 	free(x->seen);
+	free(x->index);
 	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * The cell of (@id, @pmu) in x->index: where it is, or the empty cell
+ * where it would go. A scan of every cgroup for each of them cost
+ * seconds of CPU a minute at 10,000 cgroups.
+ */
+static size_t *cell(const struct exposition *x, __u64 id, const char *pmu)
+{
+	size_t mask = x->index_cells - 1;
+	size_t i = (size_t)((id ^ (uintptr_t)pmu) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+
+	while (x->index[i] &&
+	       (x->seen[x->index[i] - 1].cgroup_id != id || x->seen[x->index[i] - 1].pmu != pmu))
+		i = (i + 1) & mask;
+	return &x->index[i];
 }
 
 static struct exposition_seen *find(const struct exposition *x, __u64 id, const char *pmu)
 {
+	size_t *c;
+
+	if (!x->index_cells)
+		return NULL;
+	c = cell(x, id, pmu);
+	return *c ? &x->seen[*c - 1] : NULL;
+}
+
+/* Room for one more in seen, and its index at most half full. 0 or -ENOMEM. */
+static int grow(struct exposition *x)
+{
+	size_t cap = x->cap_seen ? 2 * x->cap_seen : 64;
+	void *p;
+
+	if (x->nr_seen < x->cap_seen)
+		return 0;
+	p = realloc(x->seen, cap * sizeof(*x->seen));
+	if (!p)
+		return -ENOMEM;
+	x->seen = p;
+	x->cap_seen = cap;
+	p = calloc(2 * cap, sizeof(*x->index));
+	if (!p)
+		return -ENOMEM;
+	free(x->index);
+	x->index = p;
+	x->index_cells = 2 * cap;
 	for (size_t i = 0; i < x->nr_seen; i++)
-		if (x->seen[i].cgroup_id == id && x->seen[i].pmu == pmu)
-			return &x->seen[i];
-	return NULL;
+		*cell(x, x->seen[i].cgroup_id, x->seen[i].pmu) = i + 1;
+	return 0;
 }
 
 int exposition_update(struct exposition *x, const struct report *const *reports, int n, double now)
@@ -48,16 +92,10 @@ int exposition_update(struct exposition *x, const struct report *const *reports,
 			struct exposition_seen *s = find(x, row->cgroup_id, r->cfg->pmu);
 
 			if (!s) {
-				if (x->nr_seen == x->cap_seen) {
-					size_t cap = x->cap_seen ? 2 * x->cap_seen : 64;
-					void *p = realloc(x->seen, cap * sizeof(*x->seen));
-
-					if (!p)
-						return -ENOMEM;
-					x->seen = p;
-					x->cap_seen = cap;
-				}
+				if (grow(x))
+					return -ENOMEM;
 				s = &x->seen[x->nr_seen++];
+				*cell(x, row->cgroup_id, r->cfg->pmu) = x->nr_seen;
 				*s = (struct exposition_seen){ .cgroup_id = row->cgroup_id,
 							       .pmu = r->cfg->pmu,
 							       .slices = row->c->slices,

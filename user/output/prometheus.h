@@ -21,6 +21,9 @@ struct exposition {
 	unsigned int processes; /* top processes by slots to export, 0: none */
 	struct exposition_seen *seen; /* (cgroup, PMU): its slices and when they last moved */
 	size_t nr_seen, cap_seen;
+	/* seen by (cgroup, PMU): open addressing, 0 or 1 + an index into seen, twice its room */
+	size_t *index;
+	size_t index_cells;
 	bool self_stats; /* the switch program's own runs and time, when --self-stats */
 };
 
