@@ -3,7 +3,8 @@
 # (build/crowd: PROCESSES processes over CGROUPS cgroups, 64 KiB stacks), of
 # which 1%, 10% and 100% run in each interval (each busy thread wakes once a
 # PERIOD_MS, the others sleep for the whole run). For each fraction and each
-# mode (table; --json to a file; --json to /dev/null; the exporter, --listen)
+# mode (table; --json to a file; --json to /dev/null; the exporter, --listen;
+# table-t: a table with -t, an entry per thread)
 # it reports tdtrace's CPU per 1 s interval over SECONDS_RUN after a warm-up,
 # its peak RSS and own heap, the kernel memory of its BPF maps (memlock, as
 # bpftool map show gives it, summed over the maps tdtrace holds), the
@@ -14,7 +15,7 @@
 #
 #   TASKS=100000 PROCESSES=1000 CGROUPS=1000 BUSY="10 100 1000" \
 #   SECONDS_RUN=10 WARMUP_SECONDS=5 ROUNDS=1 EXPORTER_CGROUPS=10000 \
-#   MODES="table json-file json-null exporter" MAX_TASKS= bench/scale.sh
+#   MODES="table json-file json-null exporter table-t" MAX_TASKS= bench/scale.sh
 # BUSY is in threads per thousand. MAX_TASKS, when set, is passed to every
 # run as --max-tasks (tdtrace sizes the map itself otherwise; --probe says how).
 # tdtrace and curl run SCHED_FIFO at RT_PRIO (default 1; empty: as they
@@ -31,7 +32,7 @@ WARMUP=${WARMUP_SECONDS:-5}
 ROUNDS=${ROUNDS:-1}
 PERIOD=${PERIOD_MS:-1000}
 EXPORTER_CGROUPS=${EXPORTER_CGROUPS:-10000}
-MODES=${MODES:-table json-file json-null exporter}
+MODES=${MODES:-table json-file json-null exporter table-t}
 MAX_TASKS=${MAX_TASKS:-}
 SCRAPES=${SCRAPES:-5}
 RT_PRIO=${RT_PRIO-1}
@@ -173,6 +174,8 @@ measure() {
 		;;
 	json-null) set -- "$@" --json ;;
 	exporter) set -- "$@" --listen "127.0.0.1:$PORT" ;;
+	# A row, and an entry, per thread: the entry map holds every busy thread.
+	table-t) set -- "$@" -t ;;
 	esac
 	mode=$1
 	shift
