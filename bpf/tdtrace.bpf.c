@@ -229,8 +229,10 @@ struct {
  * with them; it then moves slot_gen on all the same, so that no slot
  * cached before a deletion is used after it.
  */
+/* Not preallocated: its kernel memory follows the entries in use, not --max-tasks. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 10240);
 	__type(key, struct td_key);
 	__type(value, u32);

@@ -519,7 +519,7 @@ const struct option_row option_rows[] = {
 	  .group = GROUP_SETUP,
 	  .parse = parse_max_tasks,
 	  .help = "map size in (task, cgroup) entries, and exited processes kept for the "
-		  "summary (default: 4 per thread running at start, at most 2 per pid_max, "
+		  "summary (default: 4 per process at start, per thread with -t, at most 2 per pid_max, "
 		  "at least 10240, at most 1% of memory; --probe says how many)",
 	  .expected = "an entry count from 16 to 4000000" },
 	{ .name = "max-cgroups",

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Discover: the PMU, privileges, BTF, the cgroup v2 mount, the online CPUs. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,25 @@ static unsigned long long read_number(const char *root, const char *rel, const c
 	return v;
 }
 
-/* What sizes the entry map: threads now, pid_max, memory. Unknown ones are 0. */
+/* Processes now: /proc's numeric directories. 0 if /proc cannot be read. */
+static unsigned long count_processes(const char *root)
+{
+	char path[4096];
+	struct dirent *d;
+	unsigned long n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] >= '1' && d->d_name[0] <= '9';
+	closedir(dir);
+	return n;
+}
+
+/* What sizes the entry map: threads and processes now, pid_max, memory. Unknown ones are 0. */
 static void read_size(const char *root, struct machine_size *sz)
 {
 	char path[4096], buf[128];
@@ -49,6 +68,7 @@ static void read_size(const char *root, struct machine_size *sz)
 		sz->threads = total;
 	if (f)
 		fclose(f);
+	sz->processes = count_processes(root);
 	sz->pid_max = read_number(root, "proc/sys/kernel/pid_max", NULL);
 	sz->mem_bytes = read_number(root, "proc/meminfo", "MemTotal:") * 1024;
 }

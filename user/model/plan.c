@@ -171,6 +171,7 @@ static unsigned int hash_bytes(unsigned long long entries)
 void plan_map_size(const struct options *o, const struct machine_size *sz, struct plan *p)
 {
 	unsigned long long want, cap, entry;
+	unsigned long unit;
 	char why[160];
 
 	p->entry_bytes = plan_entry_bytes(p);
@@ -178,7 +179,9 @@ void plan_map_size(const struct options *o, const struct machine_size *sz, struc
 		p->max_entries = o->per_cgroup ? o->max_cgroups : o->max_tasks;
 		snprintf(why, sizeof(why), "%s", o->per_cgroup ? "--max-cgroups" : "--max-tasks");
 	} else {
-		want = 4ULL * sz->threads;
+		/* Entries are per process unless -t: a thread pool costs one. */
+		unit = !o->per_thread && sz->processes ? sz->processes : sz->threads;
+		want = 4ULL * unit;
 		/* Worst case for the cap: 2^k buckets for 2^k + 1 entries. */
 		entry = p->entry_bytes + hash_bytes(3);
 		cap = sz->mem_bytes ? sz->mem_bytes / 100 / entry : TD_MAX_ENTRIES;
@@ -193,10 +196,10 @@ void plan_map_size(const struct options *o, const struct machine_size *sz, struc
 			want = TD_MAX_ENTRIES;
 		p->max_entries = want;
 		snprintf(why, sizeof(why),
-			 "%lu threads at start, x4, at most 2 x pid_max %lu, at least %d, at most "
-			 "1%% "
-			 "of memory",
-			 sz->threads, sz->pid_max, TD_MIN_ENTRIES);
+			 "%lu %s at start, x4, at most 2 x pid_max %lu, at least %d, at most 1%% of "
+			 "memory",
+			 unit, unit == sz->threads ? "threads" : "processes", sz->pid_max,
+			 TD_MIN_ENTRIES);
 	}
 	p->hash_bytes = hash_bytes(p->max_entries);
 	snprintf(p->map_note, sizeof(p->map_note),

@@ -27,6 +27,7 @@ struct pmu_plan {
 /* What sizes the entry map: the machine at start (0: unknown). */
 struct machine_size {
 	unsigned long threads;	      /* tasks running now (/proc/loadavg) */
+	unsigned long processes;      /* processes now (/proc), 0: not counted */
 	unsigned long pid_max;	      /* /proc/sys/kernel/pid_max */
 	unsigned long long mem_bytes; /* MemTotal */
 };

@@ -12,10 +12,13 @@
 #include "tracer/collect.h"
 #include "cli/say.h"
 
-/* A power of two pages: an eighth of the entries made in one interval, 64 KiB to 4 MiB. */
+/*
+ * A power of two pages, 64 KiB to 4 MiB: room for a 32nd of the entries
+ * made in one interval (64 bytes a record); more costs a walk of td_entries.
+ */
 unsigned int collector_names_bytes(unsigned int max_entries)
 {
-	unsigned long long want = (unsigned long long)max_entries / 8 * 64;
+	unsigned long long want = (unsigned long long)max_entries / 32 * 64;
 	unsigned int bytes = 64 * 1024;
 
 	while (bytes < want && bytes < 4 * 1024 * 1024)
