@@ -252,7 +252,7 @@ measure_all() {
 }
 
 start_crowd "$PROCESSES" "$CGROUPS" "$(echo "$BUSY" | awk '{ print $1 }')"
-map=$("$B/tdtrace" --probe ${MAX_TASKS:+--max-tasks "$MAX_TASKS"} 2>/dev/null | sed -n 's/^ *map: *//p')
+map=$("$B/tdtrace" --probe --software ${MAX_TASKS:+--max-tasks "$MAX_TASKS"} 2>/dev/null | sed -n 's/^ *map: *//p')
 measure_all "$CGROUPS" "$MODES"
 stop_crowd
 if [ "$EXPORTER_CGROUPS" -gt 0 ] && echo "$MODES" | grep -q exporter; then
