@@ -88,8 +88,8 @@ json_t *fault_lines(const char *text)
 	{
 		if (itest_jis(o, "type", "system") &&
 		    !json_is_true(json_object_get(o, "conserved")))
-			fail_msg("system line of %s %lld is not conserved", itest_jstr(o, "phase"),
-				 itest_jint(o, "interval"));
+			fail_msg("system line of %s %lld is not conserved: %s", itest_jstr(o, "phase"),
+				 itest_jint(o, "interval"), json_dumps(o, JSON_COMPACT));
 	}
 	return lines;
 }
