@@ -1159,6 +1159,13 @@ int td_relayout(void *ctx)
 		st->member_event[i] = 0;
 	}
 	st->primed = 0;
+	/*
+	 * Charges add every column the knobs size, trusting zeros past this
+	 * CPU's layout: a layout with fewer counters or groups than the one
+	 * before must not leave the old reads there.
+	 */
+	__builtin_memset(&st->delta, 0, sizeof(st->delta));
+	__builtin_memset(&st->moved, 0, sizeof(st->moved));
 	/* From a zero baseline, the read below sets it to the counts now. */
 	__builtin_memset(st->last, 0, sizeof(st->last));
 	__builtin_memset(st->last_enabled, 0, sizeof(st->last_enabled));

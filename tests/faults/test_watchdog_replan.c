@@ -283,12 +283,28 @@ static void test_switch_moving_columns(void **state)
 		   "page-faults/cpu-migrations", kept, "context-switches", 2);
 }
 
+/*
+ * The last member is dropped, one that counts at almost every switch: the
+ * column it leaves is past the new layout's counters. A CPU's reads there
+ * must be zero from the switch on, or every charge after it adds the
+ * dropped member's last difference to the entry and the interval is not
+ * conserved.
+ */
+static void test_switch_drops_last_column(void **state)
+{
+	static const char *const kept[] = { "cpu-clock", "page-faults", "cpu-migrations", NULL };
+
+	run_switch("page-faults/cpu-migrations,context-switches", "page-faults/cpu-migrations",
+		   kept, "context-switches", 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_switch_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_more_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_moving_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_drops_last_column, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
